@@ -1,0 +1,76 @@
+# Swap token for Linux 6.12: build, boot and test pipeline.
+# 'make help' lists the targets.
+
+B       := build
+TREE    := $(B)/linux
+KBUILD  := $(B)/kbuild
+BZIMAGE := $(KBUILD)/arch/x86/boot/bzImage
+INITRD  := $(B)/initramfs.cpio.gz
+FRAGS   := config/base.config config/test.config
+
+GUEST_CC     := gcc
+GUEST_CFLAGS := -static -O2 -Wall -Wextra -Werror -Iguest/lib -I$(TREE)/tools/testing/selftests
+GUEST_TESTS  := $(patsubst guest/tests/%.c,$(B)/guest/tests/%,$(wildcard guest/tests/*.c)) \
+		$(patsubst guest/tests/%.sh,$(B)/guest/tests/%,$(wildcard guest/tests/*.sh))
+GUEST_BINS   := $(patsubst guest/workloads/%.c,$(B)/guest/bin/%,$(wildcard guest/workloads/*.c))
+GUEST_HDRS   := $(wildcard guest/lib/*.h)
+
+.PHONY: all help deps tree kernel initramfs check run shell patches checkpatch clean distclean
+
+all: kernel initramfs
+
+help:
+	@echo "make run         boot the patched kernel and run the main job"
+	@echo "make check       build, boot and run every test; ends 'N passed, N failed'"
+	@echo "make shell       boot the patched kernel with a shell on the console"
+	@echo "make tree        $(TREE): Debian's 6.12 source with patches/ applied (git)"
+	@echo "make patches     regenerate patches/ from the commits in $(TREE)"
+	@echo "make checkpatch  scripts/checkpatch.pl --strict on the series"
+	@echo "make deps        install the Debian packages the pipeline needs"
+
+deps:
+	@sh host/deps.sh
+
+tree: deps
+	@sh host/tree.sh
+
+kernel: tree
+	@sh host/build-kernel.sh $(KBUILD) $(FRAGS)
+
+$(B)/guest/tests/%: guest/tests/%.c $(GUEST_HDRS) | tree
+	@mkdir -p $(@D)
+	$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $< -lpthread
+
+$(B)/guest/tests/%: guest/tests/%.sh
+	@mkdir -p $(@D)
+	install -m 755 $< $@
+
+$(B)/guest/bin/%: guest/workloads/%.c $(GUEST_HDRS) | tree
+	@mkdir -p $(@D)
+	$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $< -lpthread
+
+initramfs: $(INITRD)
+
+$(INITRD): $(GUEST_TESTS) $(GUEST_BINS) $(wildcard guest/jobs/*) guest/init guest/run-tests host/build-initramfs.sh
+	@sh host/build-initramfs.sh $@ $(B)/guest
+
+check: kernel initramfs
+	@sh host/check.sh
+
+run: kernel initramfs
+	@sh host/run-qemu.sh --job "run-main" $(RUNFLAGS)
+
+shell: kernel initramfs
+	@sh host/run-qemu.sh --interactive --timeout 86400 --job "setsid cttyhack sh -l" $(RUNFLAGS)
+
+patches: tree
+	@sh host/patches.sh
+
+checkpatch: tree
+	@sh host/checkpatch.sh
+
+clean:
+	rm -rf $(B)/guest $(B)/run $(B)/check $(INITRD)
+
+distclean:
+	rm -rf $(B)

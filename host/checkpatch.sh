@@ -1,0 +1,38 @@
+#!/bin/sh
+# Run the kernel's scripts/checkpatch.pl --strict on every patch of the
+# series.  With --tap print one TAP result per patch (for make check).
+set -u
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+tree=${TREE:-$top/build/linux}
+tap=0
+[ "${1:-}" = --tap ] && tap=1
+
+set -- $(grep -v '^#' "$top/patches/series")
+[ $tap = 1 ] && { echo "TAP version 13"; echo "1..$(($# + 1))"; }
+n=0 bad=0
+for p in "$@"; do
+	n=$((n + 1))
+	if report=$(cd "$tree" && perl scripts/checkpatch.pl --strict --terse --no-summary "$top/patches/$p" 2>&1) &&
+	   [ -z "$report" ]; then
+		[ $tap = 1 ] && echo "ok $n checkpatch $p"
+	else
+		bad=1
+		if [ $tap = 1 ]; then
+			echo "$report" | sed 's/^/# /'
+			echo "not ok $n checkpatch $p"
+		else
+			echo "$report"
+		fi
+	fi
+done
+# The cover letter must exist and describe the series.
+n=$((n + 1))
+if grep -q '^Subject: \[PATCH 0/' "$top/patches/0000-cover-letter.patch" 2>/dev/null || [ $# = 0 ]; then
+	[ $tap = 1 ] && echo "ok $n cover letter present"
+else
+	bad=1
+	[ $tap = 1 ] && echo "not ok $n cover letter present" || echo "patches/0000-cover-letter.patch missing"
+fi
+[ $tap = 1 ] || [ $bad = 1 ] || echo "checkpatch: $# patches clean"
+exit $bad

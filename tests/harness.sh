@@ -1,0 +1,72 @@
+#!/bin/sh
+# The pipeline's own tests (TAP): every way a run can go wrong must make
+# 'make check' fail with a clear message.  Boots the real test kernel for
+# the guest-side cases; parses canned console logs for the parser cases.
+set -u
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+fix=$top/tests/fixtures
+out=$top/build/check/harness
+mkdir -p "$out"
+run="sh $top/host/run-qemu.sh --quiet"
+n=0 bad=0
+
+result() {	# result COND-EXIT-STATUS DESCRIPTION
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; bad=1; fi
+}
+expect() {	# expect FILE PATTERN: FILE has a line matching PATTERN
+	grep -q -- "$2" "$1" || { echo "# expected '$2' in $1:"; sed 's/^/#   /' "$1" | tail -n 15; return 1; }
+}
+
+echo "TAP version 13"
+echo "1..9"
+
+# 1. The runner rejects a bad option, naming it.
+$run --mem lots > "$out/badopt.out" 2>&1
+rc=$?
+[ $rc = 2 ] && expect "$out/badopt.out" "--mem needs a positive number, got 'lots'"
+result $? "runner rejects a bad option (exit $rc)"
+
+# 2. A failing guest test fails the run and is named in the report.
+$run --log "$out/failing.log" --append kunit.enable=0 \
+	--add "$fix/failing_test.sh:/usr/lib/guest-tests/zz_failing" \
+	--job "run-tests pipeline_env zz_failing" --timeout 300 2> "$out/failing.err"
+echo $? > "$out/failing.log.rc"
+python3 "$top/host/results.py" injected="$out/failing.log" > "$out/failing.out"
+rc=$?
+[ $rc = 1 ] && expect "$out/failing.out" "FAIL injected/guest: zz_failing.this one fails on purpose" &&
+	expect "$out/failing.out" "^4 passed, 1 failed$"
+result $? "a failing guest test fails the run (results exit $rc)"
+
+# 3. A kernel panic after boot gives no result: runner exit 125 with the console tail.
+$run --log "$out/panic.log" --append "kunit.enable=0 rdinit=/bin/busybox" --timeout 300 2> "$out/panic.err"
+rc=$?
+[ $rc = 125 ] && expect "$out/panic.err" "kernel panic, crash or boot failure" &&
+	expect "$out/panic.err" "Kernel panic"
+result $? "a guest kernel panic fails the run (runner exit $rc)"
+
+# 4. A hung guest is killed at the timeout: runner exit 124.
+$run --log "$out/hang.log" --append kunit.enable=0 --job "sleep 100000" --timeout 25 2> "$out/hang.err"
+rc=$?
+[ $rc = 124 ] && expect "$out/hang.err" "guest timed out after 25s"
+result $? "a hung guest is killed at the timeout (runner exit $rc)"
+
+# 5. A guest job's exit status reaches the host.
+$run --log "$out/status.log" --append kunit.enable=0 --job "exit 7" --timeout 300 2>/dev/null
+rc=$?
+result $([ $rc = 7 ]; echo $?) "guest job exit status reaches the host (got $rc)"
+
+# 6-9. The result parser: failing KUnit case, crash inside KUnit, missing
+# guest results, a result file that does not exist.
+parser() {	# parser NAME PATTERN FILE
+	python3 "$top/host/results.py" "$1=$3" > "$out/$1.out"
+	rc=$?
+	[ $rc = 1 ] && expect "$out/$1.out" "$2" && expect "$out/$1.out" " [1-9][0-9]* failed$"
+	result $? "parser: $1 fails the run (exit $rc)"
+}
+parser kunit-fail "FAIL kunit-fail/kunit: fake_suite.fake_fail" "$fix/kunit_fail.log"
+parser kunit-crash "FAIL kunit-crash" "$fix/kunit_crash.log"
+parser truncated "guest tests did not finish (runner exit 124)" "$fix/guest_truncated.log"
+parser missing "no result file" "$out/does-not-exist.log"
+exit $bad
