@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The swap token's user interface as the guest tests use it: the vm.swap_token*
+ * sysctls, the holder file, the swap_token_* vmstat counters and the
+ * swap_token trace events.  Every setting a test changes through
+ * setting_set() gets its old value back when the test exits.
+ */
+#ifndef TOKEN_H
+#define TOKEN_H
+
+#include <sys/mman.h>
+#include "kselftest.h"
+#include "guest.h"
+
+#define TOKEN_ENABLE	"/proc/sys/vm/swap_token"
+#define TOKEN_INTERVAL	"/proc/sys/vm/swap_token_interval_ms"
+#define TOKEN_TIMEOUT	"/proc/sys/vm/swap_token_timeout_ms"
+#define TOKEN_HOLDER	"/proc/sys/vm/swap_token_holder"
+#define TRACING		"/sys/kernel/tracing/"
+#define TOKEN_EVENTS	TRACING "events/swap_token/"
+
+#define SETTINGS_MAX	16
+
+struct setting {
+	char path[128];
+	char old[64];
+};
+
+static inline struct setting *settings(void)
+{
+	static struct setting saved[SETTINGS_MAX];
+
+	return saved;
+}
+
+/* Put back every value setting_set() changed, newest change first. */
+static inline void settings_restore(void)
+{
+	for (int i = SETTINGS_MAX - 1; i >= 0; i--) {
+		struct setting *s = &settings()[i];
+
+		if (s->path[0] && write_file(s->path, s->old))
+			printf("# could not restore %s to %s\n", s->path, s->old);
+	}
+}
+
+/* Write val to path, remembering the value it had first; 0 or -errno. */
+static inline int setting_set(const char *path, const char *val)
+{
+	static int registered;
+	int i, err;
+
+	for (i = 0; i < SETTINGS_MAX && settings()[i].path[0]; i++)
+		if (!strcmp(settings()[i].path, path))
+			return write_file(path, val);
+	if (i == SETTINGS_MAX)
+		return -ENOSPC;
+	err = read_file(path, settings()[i].old, sizeof(settings()[i].old));
+	if (err)
+		return err;
+	snprintf(settings()[i].path, sizeof(settings()[i].path), "%s", path);
+	if (!registered++)
+		atexit(settings_restore);
+	return write_file(path, val);
+}
+
+static inline int setting_setl(const char *path, long val)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%ld", val);
+	return setting_set(path, buf);
+}
+
+/* Like setting_setl() but a failure ends the test. */
+static inline void must_set(const char *path, long val)
+{
+	int err = setting_setl(path, val);
+
+	if (err)
+		ksft_exit_fail_msg("cannot write %ld to %s: %s\n", val, path, strerror(-err));
+}
+
+/* Holder's tgid (comm copied to comm), 0 if the token is free, -1 on error. */
+static inline pid_t token_holder(char *comm, size_t len)
+{
+	char buf[64], name[32] = "";
+	int pid;
+
+	if (read_file(TOKEN_HOLDER, buf, sizeof(buf)))
+		return -1;
+	if (!strcmp(buf, "none"))
+		pid = 0;
+	else if (sscanf(buf, "%d %31s", &pid, name) < 1 || pid <= 0)
+		return -1;
+	if (comm)
+		snprintf(comm, len, "%s", name);
+	return pid;
+}
+
+static inline long long token_stat(const char *name)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "swap_token_%s", name);
+	return vmstat(key);
+}
+
+/* Release the token, whoever holds it, and leave it enabled. */
+static inline void token_reset(void)
+{
+	must_set(TOKEN_ENABLE, 0);
+	must_set(TOKEN_ENABLE, 1);
+}
+
+/* Skip the test unless root on a kernel with the swap token and swap_mb MB of free swap. */
+static inline void token_require(long swap_mb)
+{
+	if (geteuid())
+		ksft_exit_skip("must run as root\n");
+	if (access(TOKEN_HOLDER, R_OK))
+		ksft_exit_skip("kernel has no swap token (%s)\n", TOKEN_HOLDER);
+	if (swap_mb && meminfo_kb("SwapFree") < swap_mb * 1024)
+		ksft_exit_skip("needs %ld MB of free swap, have %lld kB\n", swap_mb,
+			       meminfo_kb("SwapFree"));
+}
+
+/*
+ * Common start of a test that thrashes: token_require(); lock the test's own
+ * memory so that it never faults (and so never competes for the token); hold
+ * its output back until it exits, because the process reading it (sed in
+ * run-tests) may have been swapped out and would then fault and compete for
+ * the token while the test watches who holds it; free the token.
+ */
+static inline void token_setup(long swap_mb)
+{
+	static char out[1 << 16];
+
+	token_require(swap_mb);
+	if (mlockall(MCL_CURRENT | MCL_FUTURE))
+		ksft_exit_fail_perror("mlockall");
+	fflush(stdout);
+	setvbuf(stdout, out, _IOFBF, sizeof(out));
+	token_reset();
+}
+
+/* One swap_token_take or swap_token_release line of the trace buffer. */
+struct token_event {
+	double ts;		/* trace timestamp, seconds */
+	int take;		/* swap_token_take, else swap_token_release */
+	int pid;		/* new_pid of a take, pid of a release */
+	int old_pid;		/* take only */
+	char comm[16];		/* new_comm or comm */
+	char old_comm[16];
+	char reason[16];
+};
+
+/* Enable both token events and empty the trace buffer; 0 or -errno. */
+static inline int trace_start(void)
+{
+	int err, fd;
+
+	err = setting_set(TOKEN_EVENTS "swap_token_take/enable", "1");
+	err = err ?: setting_set(TOKEN_EVENTS "swap_token_release/enable", "1");
+	err = err ?: setting_set(TRACING "tracing_on", "1");
+	if (err)
+		return err;
+	fd = open(TRACING "trace", O_WRONLY | O_TRUNC);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+/* Value of " key=" in the fields of an event (up to the next space). */
+static inline void event_field(const char *fields, const char *key, char *out, size_t len)
+{
+	size_t n = strlen(key);
+	const char *p = fields;
+
+	out[0] = '\0';
+	while ((p = strstr(p, key))) {
+		if ((p == fields || p[-1] == ' ') && p[n] == '=') {
+			p += n + 1;
+			snprintf(out, len, "%.*s", (int)strcspn(p, " \n"), p);
+			return;
+		}
+		p += n;
+	}
+}
+
+static inline int event_int(const char *fields, const char *key)
+{
+	char buf[16];
+
+	event_field(fields, key, buf, sizeof(buf));
+	return buf[0] ? atoi(buf) : -1;
+}
+
+/* Parse the token events in the trace buffer, oldest first; how many, or -errno. */
+static inline int trace_read(struct token_event *ev, int max)
+{
+	FILE *f = fopen(TRACING "trace", "r");
+	char line[512];
+	int n = 0;
+
+	if (!f)
+		return -errno;
+	while (n < max && fgets(line, sizeof(line), f)) {
+		char *name = strstr(line, ": swap_token_"), *fields, *ts;
+		struct token_event *e = &ev[n];
+
+		if (line[0] == '#' || !name)
+			continue;
+		*name = '\0';
+		ts = strrchr(line, ' ');
+		name += 2;
+		fields = strchr(name, ' ');
+		if (!ts || !fields)
+			continue;
+		fields++;
+		memset(e, 0, sizeof(*e));
+		e->ts = atof(ts + 1);
+		if (!strncmp(name, "swap_token_take:", 16)) {
+			e->take = 1;
+			e->pid = event_int(fields, "new_pid");
+			e->old_pid = event_int(fields, "old_pid");
+			event_field(fields, "new_comm", e->comm, sizeof(e->comm));
+			event_field(fields, "old_comm", e->old_comm, sizeof(e->old_comm));
+		} else if (!strncmp(name, "swap_token_release:", 19)) {
+			e->pid = event_int(fields, "pid");
+			event_field(fields, "comm", e->comm, sizeof(e->comm));
+		} else {
+			continue;
+		}
+		event_field(fields, "reason", e->reason, sizeof(e->reason));
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+/* First event from index from on with take, pid (any if 0) and reason (any if NULL); -1 if none. */
+static inline int event_find(const struct token_event *ev, int n, int from, int take, int pid,
+			     const char *reason)
+{
+	for (int i = from < 0 ? 0 : from; i < n; i++)
+		if (ev[i].take == take && (!pid || ev[i].pid == pid) &&
+		    (!reason || !strcmp(ev[i].reason, reason)))
+			return i;
+	return -1;
+}
+
+#endif

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The swap token sysctls accept exactly their documented ranges: every
+ * out-of-range, negative, overflowing, non-numeric, empty or overlong write
+ * fails with EINVAL and leaves the value as it was (also values that would
+ * land in range if truncated to 32 bits), valid values are accepted and read
+ * back, swap_token_holder cannot be written, and writers racing each other
+ * with valid and invalid values never leave or expose anything but a valid
+ * value.
+ *
+ * A write of zero bytes changes nothing; it may succeed as a no-op or fail
+ * with EINVAL.
+ */
+#include <limits.h>
+#include <pthread.h>
+#include <sys/stat.h>
+#include "kselftest.h"
+#include "guest.h"
+#include "thrash.h"
+#include "token.h"
+
+#define LONG_LEN	5000
+
+struct knob {
+	const char *path;
+	const char *name;
+	const char *probe[2];	/* values set before the invalid writes */
+	const char *bad[8];	/* invalid for this knob only */
+	const char *good[6];	/* valid, accepted and read back */
+};
+
+static const struct knob knobs[] = {
+	{ TOKEN_ENABLE, "swap_token", { "0", "1" },
+	  { "2", "-1", "10", "2147483648", "4294967296", "4294967297" },
+	  { "0", "1", "1\n", "0\n" } },
+	{ TOKEN_INTERVAL, "swap_token_interval_ms", { "777" },
+	  { "0", "9", "60001", "-10", "2147483648", "4294967306" },
+	  { "10", "60000", "2000\n", "150", "100" } },
+	{ TOKEN_TIMEOUT, "swap_token_timeout_ms", { "12345" },
+	  { "0", "99", "3600001", "-100", "2147483648", "4294967796" },
+	  { "100", "3600000", "300000\n", "1500" } },
+};
+
+/* Invalid for every knob; the overlong ones are filled in by main(). */
+static char long_digits[LONG_LEN + 1], long_alpha[LONG_LEN + 1], long_zeros[LONG_LEN + 1];
+static const char *common_bad[] = {
+	"-", "-2147483649", "99999999999999999999", "18446744073709551616", "abc", "1a",
+	"1.5", "\n", " ", long_digits, long_alpha, long_zeros,
+};
+
+static const char *show(const char *v)
+{
+	static char buf[40];
+
+	if (strlen(v) > 20)
+		snprintf(buf, sizeof(buf), "<%zu chars %.6s...>", strlen(v), v);
+	else if (!strcmp(v, "\n"))
+		return "<newline>";
+	else if (!strcmp(v, " "))
+		return "<space>";
+	else
+		snprintf(buf, sizeof(buf), "'%s'", v);
+	return buf;
+}
+
+/* Numeric value of a sysctl, or LONG_MIN if unreadable or not one clean number. */
+static long read_knob(const char *path)
+{
+	char buf[64], *end;
+	long v;
+
+	if (read_file(path, buf, sizeof(buf)) || !buf[0])
+		return LONG_MIN;
+	errno = 0;
+	v = strtol(buf, &end, 10);
+	return errno || *end ? LONG_MIN : v;
+}
+
+/* An invalid write: EINVAL and no change.  1 if it behaved. */
+static int try_bad(const struct knob *k, const char *val)
+{
+	long before = read_knob(k->path), after;
+	int err = write_file(k->path, val);
+
+	after = read_knob(k->path);
+	if (err == -EINVAL && after == before)
+		return 1;
+	ksft_print_msg("%s: writing %s: %s, value %ld -> %ld\n", k->name, show(val),
+		       err ? strerror(-err) : "accepted", before, after);
+	return 0;
+}
+
+static void test_invalid(const struct knob *k)
+{
+	int ok = 1, n = 0, err;
+
+	for (int p = 0; p < 2 && k->probe[p]; p++) {
+		err = setting_set(k->path, k->probe[p]);
+		if (err || read_knob(k->path) != atol(k->probe[p])) {
+			ksft_print_msg("%s: cannot set %s: %s\n", k->name, k->probe[p],
+				       strerror(-err));
+			ok = 0;
+			continue;
+		}
+		for (int i = 0; i < 8 && k->bad[i]; i++, n++)
+			ok &= try_bad(k, k->bad[i]);
+		for (size_t i = 0; i < ARRAY_SIZE(common_bad); i++, n++)
+			ok &= try_bad(k, common_bad[i]);
+		/* A zero-byte write must not change anything either. */
+		err = write_file(k->path, "");
+		if ((err && err != -EINVAL) || read_knob(k->path) != atol(k->probe[p])) {
+			ksft_print_msg("%s: empty write: %s, value now %ld\n", k->name,
+				       err ? strerror(-err) : "accepted", read_knob(k->path));
+			ok = 0;
+		}
+		n++;
+	}
+	ksft_test_result(ok, "%s: %d invalid writes fail with EINVAL and change nothing\n",
+			 k->name, n);
+}
+
+static void test_valid(const struct knob *k)
+{
+	int ok = 1;
+
+	for (int i = 0; i < 6 && k->good[i]; i++) {
+		int err = write_file(k->path, k->good[i]);
+		long v = read_knob(k->path);
+
+		if (err || v != atol(k->good[i])) {
+			ksft_print_msg("%s: writing %s: %s, reads %ld\n", k->name, show(k->good[i]),
+				       err ? strerror(-err) : "accepted", v);
+			ok = 0;
+		}
+	}
+	ksft_test_result(ok, "%s: valid values are accepted and read back\n", k->name);
+}
+
+static void test_holder(void)
+{
+	char buf[64], comm[32];
+	struct stat st;
+	int fd, wrote = 0, pid;
+
+	fd = open(TOKEN_HOLDER, O_WRONLY);
+	if (fd >= 0) {
+		wrote = write(fd, "1", 1) >= 0;
+		close(fd);
+	}
+	if (stat(TOKEN_HOLDER, &st) || read_file(TOKEN_HOLDER, buf, sizeof(buf))) {
+		ksft_test_result_fail("swap_token_holder: cannot stat or read\n");
+		return;
+	}
+	ksft_print_msg("swap_token_holder: mode %o, reads '%s'\n", st.st_mode & 0777, buf);
+	pid = token_holder(comm, sizeof(comm));
+	ksft_test_result(!wrote && !(st.st_mode & 0222) &&
+			 (!strcmp(buf, "none") || (pid > 0 && comm[0])),
+			 "swap_token_holder is read-only and reads 'none' or '<pid> <comm>'\n");
+}
+
+/* Concurrent writers: each writes random valid and invalid values and reads back. */
+#define GOOD_MAX	4
+struct race {
+	unsigned int seed;
+	double end;
+	long writes, bad_results, bad_reads;
+};
+
+static const long race_good[3][GOOD_MAX] = {
+	{ 0, 1, 0, 1 }, { 10, 100, 2000, 60000 }, { 100, 1500, 300000, 3600000 },
+};
+
+static int race_valid(int k, long v)
+{
+	for (int i = 0; i < GOOD_MAX; i++)
+		if (race_good[k][i] == v)
+			return 1;
+	return 0;
+}
+
+static int list_len(const char *const *list, int max)
+{
+	int n = 0;
+
+	while (n < max && list[n])
+		n++;
+	return n;
+}
+
+static void *race_thread(void *arg)
+{
+	struct race *r = arg;
+
+	while (now_s() < r->end) {
+		int k = rand_r(&r->seed) % 3, bad = rand_r(&r->seed) % 2, err;
+		char val[32];
+
+		if (bad) {
+			int n = list_len(knobs[k].bad, 8);
+			int i = rand_r(&r->seed) % (n + ARRAY_SIZE(common_bad));
+
+			err = write_file(knobs[k].path, i < n ? knobs[k].bad[i] : common_bad[i - n]);
+			r->bad_results += err != -EINVAL;
+		} else {
+			snprintf(val, sizeof(val), "%ld", race_good[k][rand_r(&r->seed) % GOOD_MAX]);
+			err = write_file(knobs[k].path, val);
+			r->bad_results += err != 0;
+		}
+		r->writes++;
+		r->bad_reads += !race_valid(k, read_knob(knobs[k].path));
+	}
+	return NULL;
+}
+
+static void test_race(void)
+{
+	struct race r[4];
+	pthread_t th[4];
+	pthread_attr_t attr;
+	long writes = 0, results = 0, reads = 0, final_bad = 0;
+
+	for (int k = 0; k < 3; k++)
+		setting_setl(knobs[k].path, race_good[k][1]);
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 256 << 10);
+	for (int i = 0; i < 4; i++) {
+		r[i] = (struct race){ .seed = 1 + i, .end = now_s() + 1.0 };
+		if (pthread_create(&th[i], &attr, race_thread, &r[i]))
+			ksft_exit_fail_msg("pthread_create failed\n");
+	}
+	for (int i = 0; i < 4; i++) {
+		pthread_join(th[i], NULL);
+		writes += r[i].writes;
+		results += r[i].bad_results;
+		reads += r[i].bad_reads;
+	}
+	for (int k = 0; k < 3; k++) {
+		long v = read_knob(knobs[k].path);
+
+		ksft_print_msg("after the race %s = %ld\n", knobs[k].name, v);
+		final_bad += !race_valid(k, v);
+	}
+	ksft_print_msg("race: %ld writes by 4 threads in 1 s, %ld wrong results, %ld invalid reads\n",
+		       writes, results, reads);
+	ksft_test_result(writes > 0 && results == 0,
+			 "racing writers: valid writes succeed, invalid ones fail with EINVAL\n");
+	ksft_test_result(reads == 0 && final_bad == 0,
+			 "racing writers: every value read during and after is a valid one\n");
+}
+
+int main(void)
+{
+	memset(long_digits, '9', LONG_LEN);
+	memset(long_alpha, 'a', LONG_LEN);
+	memset(long_zeros, '0', LONG_LEN);
+	long_zeros[LONG_LEN - 1] = '1';
+
+	ksft_print_header();
+	token_require(0);
+	ksft_set_plan(2 * ARRAY_SIZE(knobs) + 3);
+	for (size_t k = 0; k < ARRAY_SIZE(knobs); k++) {
+		test_invalid(&knobs[k]);
+		test_valid(&knobs[k]);
+	}
+	test_holder();
+	test_race();
+	ksft_finished();
+}
