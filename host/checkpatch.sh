@@ -5,6 +5,9 @@ set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 tree=${TREE:-$top/build/linux}
+# checkpatch runs scripts/spdxcheck.py with the python3 on PATH: use the
+# system one, which has the Debian modules it needs (python3-ply, python3-git).
+PATH=/usr/bin:$PATH
 tap=0
 [ "${1:-}" = --tap ] && tap=1
 

@@ -42,8 +42,10 @@ if [ ! -d "$tree/.git" ]; then
 	mv "$tree.tmp"/linux-source-6.12 "$tree"
 	rmdir "$tree.tmp"
 	g init -q -b base-tree
-	g config user.name >/dev/null || g config user.name "swap token series"
-	g config user.email >/dev/null || g config user.email "swap-token@localhost"
+	# One author for the series, whoever builds it (git am keeps the
+	# patches' own From: lines; this names the base commit's author).
+	g config user.name "swap token series"
+	g config user.email "swap-token@localhost"
 	# Debian's .gitignore ignores every top-level entry ('/*'), which
 	# would hide new files such as mm/swap_token.c from git: drop that
 	# packaging-only rule in the base commit.
