@@ -15,7 +15,7 @@ GUEST_TESTS  := $(patsubst guest/tests/%.c,$(B)/guest/tests/%,$(wildcard guest/t
 GUEST_BINS   := $(patsubst guest/workloads/%.c,$(B)/guest/bin/%,$(wildcard guest/workloads/*.c))
 GUEST_HDRS   := $(wildcard guest/lib/*.h)
 
-.PHONY: all help deps tree kernel initramfs check run shell patches checkpatch clean distclean
+.PHONY: all help deps tree kernel initramfs check run shell patches series checkpatch clean distclean
 
 all: kernel initramfs
 
@@ -26,6 +26,7 @@ help:
 	@echo "make tree        $(TREE): Debian's 6.12 source with patches/ applied (git)"
 	@echo "make patches     regenerate patches/ from the commits in $(TREE)"
 	@echo "make checkpatch  scripts/checkpatch.pl --strict on the series"
+	@echo "make series      build each patch of the series on its own"
 	@echo "make deps        install the Debian packages the pipeline needs"
 
 deps:
@@ -65,6 +66,9 @@ shell: kernel initramfs
 
 patches: tree
 	@sh host/patches.sh
+
+series: tree
+	@sh host/build-series.sh
 
 checkpatch: tree
 	@sh host/checkpatch.sh

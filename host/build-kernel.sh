@@ -34,18 +34,23 @@ if [ ! -f "$out/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$sum" ]; then
 	mk tinyconfig >/dev/null
 	(cd "$tree" && scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "$@") >/dev/null
 	mk olddefconfig >/dev/null
-	bad=0
+	# Expected options: every fragment's lines, a later fragment overriding
+	# an earlier one (as merge_config.sh does).
 	for f in "$@"; do
-		grep -E '^(CONFIG_[A-Za-z0-9_]+=|# CONFIG_[A-Za-z0-9_]+ is not set)' "$f" | while read -r line; do
-			opt=${line#"# "}; opt=${opt%%[= ]*}
-			case $line in
-			"# "*)	grep -q "^$opt=" "$out/.config" || continue ;;
-			*)	grep -qxF "$line" "$out/.config" && continue ;;
-			esac
-			have=$(grep -E "^(# )?$opt[= ]" "$out/.config" || echo "nothing (unknown or dependency missing)")
-			echo "kernel: option did not stick: '$line' from ${f#"$top"/}; .config has: $have" >&2
-			echo "$opt"
-		done
+		grep -E '^(CONFIG_[A-Za-z0-9_]+=|# CONFIG_[A-Za-z0-9_]+ is not set)' "$f" |
+			sed "s|\$| ${f#"$top"/}|"
+	done | awk '{ opt = $1 == "#" ? $2 : substr($1, 1, index($1, "=") - 1); last[opt] = $0; order[opt] = NR }
+		END { for (o in last) print order[o], last[o] }' | sort -n | cut -d' ' -f2- |
+	while read -r line; do
+		src=${line##* }; line=${line% *}
+		opt=${line#"# "}; opt=${opt%%[= ]*}
+		case $line in
+		"# "*)	grep -q "^$opt=" "$out/.config" || continue ;;
+		*)	grep -qxF "$line" "$out/.config" && continue ;;
+		esac
+		have=$(grep -E "^(# )?$opt[= ]" "$out/.config" || echo "nothing (unknown or dependency missing)")
+		echo "kernel: option did not stick: '$line' from $src; .config has: $have" >&2
+		echo "$opt"
 	done > "$out/.config.bad"
 	if [ -s "$out/.config.bad" ]; then
 		rm -f "$stamp"
