@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The holder's memory is really kept.  A process H pages its working set
+ * back in from swap and so takes the token, then idles; another process P
+ * then allocates more than the rest of RAM.  Without the token reclaim
+ * takes H's idle pages first; with the token it must take P's own.  Run
+ * with the token on and off, under whichever LRU the guest runs (make
+ * check boots both): on, H keeps nearly all of its resident set and takes
+ * almost no major faults when it touches it again; off, it loses a large
+ * part.  If the reclaim hook stopped working, "on" would look like "off"
+ * and this test would fail.
+ */
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include "kselftest.h"
+#include "guest.h"
+#include "token.h"
+
+#define PAGE		4096L
+
+struct result {
+	long rss_before, rss_after;	/* H's VmRSS in MB */
+	long refaults;			/* H's major faults touching its set again */
+	int held;			/* H held the token while P ran */
+	long long valve;		/* swap_token_release_valve during the run */
+};
+
+static long proc_rss_mb(pid_t pid)
+{
+	char path[64], line[256];
+	long kb = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmRSS: %ld", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb / 1024;
+}
+
+static long majflt(void)
+{
+	char buf[1024], *p;
+	long v = -1;
+
+	if (read_file("/proc/self/stat", buf, sizeof(buf)))
+		return -1;
+	p = strrchr(buf, ')');
+	/* Field 12 is majflt; the text after ')' starts at field 3. */
+	if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %ld", &v) != 1)
+		v = -1;
+	return v;
+}
+
+static void touch(char *mem, long bytes, int write)
+{
+	volatile char sink;
+
+	for (long off = 0; off < bytes; off += PAGE) {
+		if (write)
+			mem[off] = (char)(off / PAGE);
+		else
+			sink = mem[off];
+	}
+	(void)sink;
+}
+
+/* Allocate and touch @mb MB once, then exit: pushes idle memory to swap. */
+static pid_t hog(long mb, int ready_fd)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		char *mem = mmap(NULL, mb << 20, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (mem == MAP_FAILED)
+			_exit(1);
+		touch(mem, mb << 20, 1);
+		if (ready_fd >= 0) {
+			if (write(ready_fd, "p", 1) != 1)
+				_exit(1);
+			pause();
+		}
+		_exit(0);
+	}
+	return pid;
+}
+
+static int wait_byte(int fd)
+{
+	char c;
+
+	return read(fd, &c, 1) == 1 ? c : -1;
+}
+
+static long mem_total_mb(void)
+{
+	return meminfo_kb("MemTotal") / 1024;
+}
+
+static void run(int token_on, long h_mb, long p_mb, struct result *r)
+{
+	int to_h[2], from_h[2], from_p[2];
+	long long valve0 = token_stat("release_valve");
+	pid_t h, p;
+
+	memset(r, 0, sizeof(*r));
+	if (pipe(to_h) || pipe(from_h) || pipe(from_p))
+		ksft_exit_fail_perror("pipe");
+	must_set(TOKEN_ENABLE, token_on);
+
+	h = fork();
+	if (h == 0) {
+		char *mem = mmap(NULL, h_mb << 20, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		long before;
+
+		if (mem == MAP_FAILED)
+			_exit(1);
+		munlockall();
+		touch(mem, h_mb << 20, 1);
+		/* 1: filled; wait while a hog pushes us out. */
+		if (write(from_h[1], "f", 1) != 1 || wait_byte(to_h[0]) < 0)
+			_exit(1);
+		/* 2: page the set back in: major faults, the token. */
+		touch(mem, h_mb << 20, 0);
+		if (write(from_h[1], "r", 1) != 1 || wait_byte(to_h[0]) < 0)
+			_exit(1);
+		/* 3: P has run; touch the set again and count refaults. */
+		before = majflt();
+		touch(mem, h_mb << 20, 0);
+		before = majflt() - before;
+		if (write(from_h[1], &before, sizeof(before)) != sizeof(before))
+			_exit(1);
+		_exit(0);
+	}
+	if (wait_byte(from_h[0]) != 'f')
+		ksft_exit_fail_msg("H did not start\n");
+	/* Push H out with a hog that needs most of RAM, then free it again. */
+	waitpid(hog(mem_total_mb() * 9 / 10, -1), NULL, 0);
+	token_reset();
+	if (!token_on)
+		must_set(TOKEN_ENABLE, 0);
+	if (write(to_h[1], "g", 1) != 1 || wait_byte(from_h[0]) != 'r')
+		ksft_exit_fail_msg("H did not page its set back in\n");
+	r->rss_before = proc_rss_mb(h);
+
+	p = hog(p_mb, from_p[1]);
+	if (wait_byte(from_p[0]) != 'p')
+		ksft_exit_fail_msg("P did not allocate %ld MB\n", p_mb);
+	r->held = token_holder(NULL, 0) == h;
+	r->rss_after = proc_rss_mb(h);
+	kill(p, SIGKILL);
+	waitpid(p, NULL, 0);
+
+	if (write(to_h[1], "t", 1) != 1 ||
+	    read(from_h[0], &r->refaults, sizeof(r->refaults)) != sizeof(r->refaults))
+		ksft_exit_fail_msg("lost H\n");
+	waitpid(h, NULL, 0);
+	r->valve = token_stat("release_valve") - valve0;
+	ksft_print_msg("token %s: H %ld MB resident before P, %ld MB after; %ld refaults; %s; valve +%lld\n",
+		       token_on ? "on " : "off", r->rss_before, r->rss_after, r->refaults,
+		       r->held ? "H held the token" : "H did not hold the token", r->valve);
+	close(to_h[0]); close(to_h[1]); close(from_h[0]); close(from_h[1]);
+	close(from_p[0]); close(from_p[1]);
+}
+
+int main(void)
+{
+	long ram = mem_total_mb(), h_mb = ram * 35 / 100, p_mb = ram * 75 / 100;
+	struct result on, off;
+
+	ksft_print_header();
+	token_setup(2 * ram);
+	/* No decision for a minute: H keeps the token while it idles. */
+	must_set(TOKEN_INTERVAL, 60000);
+	ksft_set_plan(5);
+	ksft_print_msg("H %ld MB, P %ld MB, RAM %ld MB\n", h_mb, p_mb, ram);
+
+	run(1, h_mb, p_mb, &on);
+	run(0, h_mb, p_mb, &off);
+
+	ksft_test_result(on.held, "on: H took the token by paging in and kept it while idle\n");
+	ksft_test_result(on.rss_before >= h_mb * 9 / 10,
+			 "on: H had its set resident before P ran\n");
+	ksft_test_result(off.rss_after <= off.rss_before * 7 / 10,
+			 "off: P's allocation took a large part of idle H's memory\n");
+	ksft_test_result(on.rss_after >= on.rss_before * 9 / 10,
+			 "on: H kept at least 90%% of its resident set under P's pressure\n");
+	ksft_test_result(on.refaults * 4 <= off.refaults,
+			 "on: H took at most a quarter of the major faults it took without the token\n");
+	ksft_finished();
+}
