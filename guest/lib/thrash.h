@@ -259,6 +259,42 @@ static inline pid_t thrash_spawn(const struct thrash_spec *s, struct thrash_stat
 	return spawn(thrash_child_fn, s, st);
 }
 
+/* Allocate fresh memory and write each page once, never reading it back. */
+static inline void fill_fresh_child(const void *arg, struct thrash_stat *st)
+{
+	long mb = *(const long *)arg;
+	uint64_t *m;
+
+	prctl(PR_SET_NAME, "filler");
+	/* Its own code and stack must not be paged out and faulted back in either. */
+	mlockall(MCL_CURRENT);
+	m = thrash_region(mb, 0);
+	if (!m)
+		_exit(3);
+	for (size_t p = 0; p < (size_t)mb << 8; p++)
+		m[p * THRASH_WORDS] = p;
+	st->done = 1;
+	_exit(0);
+}
+
+static inline int wait_exit(pid_t pid, double timeout);
+
+/*
+ * Push other processes' memory out to swap: a child fills mb MB of fresh
+ * memory and exits.  It takes minor faults only, so it never competes for
+ * the swap token.  1 on success.
+ */
+static inline int fill_fresh(long mb)
+{
+	static struct thrash_stat *st;
+	pid_t pid;
+
+	if (!st)
+		st = thrash_stats(1);
+	pid = spawn(fill_fresh_child, &mb, st);
+	return pid > 0 && !wait_exit(pid, 120);
+}
+
 /* Wait until pid stops itself (raise(SIGSTOP)); 0, or -1 if it exited or timed out. */
 static inline int wait_stopped(pid_t pid, double timeout)
 {

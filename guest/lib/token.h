@@ -106,6 +106,46 @@ static inline long long token_stat(const char *name)
 	return vmstat(key);
 }
 
+/* All swap_token_* vmstat counters, to report what happened during a phase. */
+#define TOKEN_NR_COUNTERS	7
+static const char *const token_counter_names[TOKEN_NR_COUNTERS] = {
+	"taken", "release_idle", "release_timeout", "release_exit", "release_valve",
+	"release_disabled", "kept",
+};
+
+struct token_counters {
+	long long v[TOKEN_NR_COUNTERS];
+};
+
+static inline void token_counters_read(struct token_counters *c)
+{
+	for (int i = 0; i < TOKEN_NR_COUNTERS; i++)
+		c->v[i] = token_stat(token_counter_names[i]);
+}
+
+/* Print the changes from *a to *b as "name: taken +N ..." (a ksft message). */
+static inline void token_counters_print(const char *name, const struct token_counters *a,
+					const struct token_counters *b)
+{
+	char line[256];
+	int len = 0;
+
+	for (int i = 0; i < TOKEN_NR_COUNTERS; i++)
+		len += snprintf(line + len, sizeof(line) - len, " %s +%lld",
+				token_counter_names[i], b->v[i] - a->v[i]);
+	ksft_print_msg("%s:%s\n", name, line);
+}
+
+/* The change of one counter ("taken", "kept", ...) from *a to *b. */
+static inline long long token_counter_delta(const char *name, const struct token_counters *a,
+					    const struct token_counters *b)
+{
+	for (int i = 0; i < TOKEN_NR_COUNTERS; i++)
+		if (!strcmp(token_counter_names[i], name))
+			return b->v[i] - a->v[i];
+	return 0;
+}
+
 /* Release the token, whoever holds it, and leave it enabled. */
 static inline void token_reset(void)
 {

@@ -30,6 +30,16 @@ static int take_event(int n, int pid, const char *comm)
 	return i >= 0 && !strcmp(ev[i].comm, comm);
 }
 
+static void print_events(int n)
+{
+	for (int i = 0; i < n && i < 10; i++)
+		ksft_print_msg("  %.3f %s pid %d (%s) old %d (%s) reason %s\n", ev[i].ts,
+			       ev[i].take ? "take" : "release", ev[i].pid, ev[i].comm,
+			       ev[i].old_pid, ev[i].old_comm, ev[i].reason);
+	if (n > 10)
+		ksft_print_msg("  ... %d events in all\n", n);
+}
+
 static void grab_anon(void)
 {
 	struct thrash_stat *st = thrash_stats(2);
@@ -57,7 +67,8 @@ static void grab_anon(void)
 
 	ksft_print_msg("anon: 2 x %ld MB on %ld MB; holder %d (%s) after %.1f s, %ld and %ld passes\n",
 		       spec[0].mb, mem, holder, comm, now_s() - start, st[0].passes, st[1].passes);
-	ksft_print_msg("anon: swap_token_taken +%lld, %d trace events\n", taken, n);
+	ksft_print_msg("anon: swap_token_taken +%lld\n", taken);
+	print_events(n);
 	ksft_test_result(taken > 0, "anon: thrashing raised swap_token_taken\n");
 	ksft_test_result(who >= 0 && !strcmp(comm, spec[who].name),
 			 "anon: swap_token_holder names a thrashing child\n");
@@ -127,8 +138,8 @@ static void grab_shmem(void)
 		if (!reset && st->passes >= (long)pages / 2) {
 			majflt[1] = pid_majflt(pid);
 			trace_start();
-			token_reset();
 			taken = token_stat("taken");
+			token_reset();
 			reset = 1;
 		}
 		if (reset)
@@ -146,8 +157,9 @@ static void grab_shmem(void)
 	ksft_print_msg("shmem: %ld MB memfd + %ld MB anon; read back in %.1f s with %ld + %ld major faults\n",
 		       args.shm_mb, args.anon_mb, now_s() - start, majflt[1] - majflt[0],
 		       majflt[2] - majflt[1]);
-	ksft_print_msg("shmem: after the reset: swap_token_taken +%ld, holder %d (%s), %d events\n",
-		       taken, holder, comm, n);
+	ksft_print_msg("shmem: after the reset: swap_token_taken +%ld, holder %s, now %d (%s)\n",
+		       taken, seen ? "seen" : "not seen", holder, comm);
+	print_events(n);
 	faults_ok = majflt[2] - majflt[1] >= 64 && !st->bad;
 	ksft_test_result(faults_ok, "shmem: memfd came back from swap intact (%lld pages wrong)\n",
 			 st->bad);
