@@ -36,7 +36,7 @@ echo $? > "$out/failing.log.rc"
 python3 "$top/host/results.py" injected="$out/failing.log" > "$out/failing.out"
 rc=$?
 [ $rc = 1 ] && expect "$out/failing.out" "FAIL injected/guest: zz_failing.this one fails on purpose" &&
-	expect "$out/failing.out" "^4 passed, 1 failed$"
+	expect "$out/failing.out" "^5 passed, 1 failed$"
 result $? "a failing guest test fails the run (results exit $rc)"
 
 # 3. A kernel panic after boot gives no result: runner exit 125 with the console tail.
