@@ -295,7 +295,10 @@ static inline int fill_fresh(long mb)
 	return pid > 0 && !wait_exit(pid, 120);
 }
 
-/* Wait until pid stops itself (raise(SIGSTOP)); 0, or -1 if it exited or timed out. */
+/*
+ * Wait until pid stops itself (raise(SIGSTOP)); 0, or -1 if it exited or
+ * timed out (with a message on stdout saying which).
+ */
 static inline int wait_stopped(pid_t pid, double timeout)
 {
 	double end = now_s() + timeout;
@@ -308,10 +311,15 @@ static inline int wait_stopped(pid_t pid, double timeout)
 			return 0;
 		if (r == pid || r < 0) {
 			thrash_forget(pid);
+			if (r == pid && WIFSIGNALED(status))
+				printf("# child %d was killed by signal %d\n", pid, WTERMSIG(status));
+			else if (r == pid)
+				printf("# child %d exited with status %d\n", pid, WEXITSTATUS(status));
 			return -1;
 		}
 		sleep_s(0.01);
 	}
+	printf("# child %d did not stop within %.0f s\n", pid, timeout);
 	return -1;
 }
 

@@ -165,6 +165,26 @@ static inline void token_require(long swap_mb)
 			       meminfo_kb("SwapFree"));
 }
 
+static inline long long *oom_kills_at_setup(void)
+{
+	static long long n;
+
+	return &n;
+}
+
+/*
+ * A test point: nobody was OOM-killed since token_setup().  The tests leave
+ * plenty of swap free, and the token must never cause an OOM kill.
+ */
+static inline void check_no_oom_kill(void)
+{
+	long long n = vmstat("oom_kill") - *oom_kills_at_setup();
+
+	if (n)
+		ksft_print_msg("oom_kill +%lld (see dmesg)\n", n);
+	ksft_test_result(!n, "nobody was OOM-killed\n");
+}
+
 /*
  * Common start of a test that thrashes: token_require(); lock the test's own
  * memory so that it never faults (and so never competes for the token); hold
@@ -181,6 +201,7 @@ static inline void token_setup(long swap_mb)
 		ksft_exit_fail_perror("mlockall");
 	fflush(stdout);
 	setvbuf(stdout, out, _IOFBF, sizeof(out));
+	*oom_kills_at_setup() = vmstat("oom_kill");
 	token_reset();
 }
 

@@ -125,16 +125,28 @@ static void grab_shmem(void)
 	char comm[32] = "";
 	pid_t pid, holder = 0;
 	int n, seen = 0, reset = 0, faults_ok;
-	double start = now_s();
+	double start = now_s(), end;
 
 	must_set(TOKEN_INTERVAL, 100);
 	pid = spawn(shm_child, &args, st);
 	if (pid < 0 || wait_stopped(pid, 120))
 		ksft_exit_fail_msg("shmem child did not fill its memory\n");
 	majflt[0] = pid_majflt(pid);
+	end = now_s() + 300;
 	kill(pid, SIGCONT);
 	/* Free the token once half of the memfd is read back; watch the holder. */
-	while (!st->done && now_s() < start + 120) {
+	for (;;) {
+		int status;
+		pid_t r = waitpid(pid, &status, WNOHANG | WUNTRACED);
+
+		if (r == pid && WIFSTOPPED(status))
+			break;
+		if (r)
+			thrash_forget(pid);
+		if (r || now_s() > end)
+			ksft_exit_fail_msg("shmem child %s after reading back %ld of %zu pages in %.0f s\n",
+					   r ? "died" : "is stuck", st->passes, pages,
+					   now_s() - start);
 		if (!reset && st->passes >= (long)pages / 2) {
 			majflt[1] = pid_majflt(pid);
 			trace_start();
@@ -146,8 +158,8 @@ static void grab_shmem(void)
 			seen |= token_holder(NULL, 0) == pid;
 		sleep_s(0.01);
 	}
-	if (!reset || wait_stopped(pid, 10))
-		ksft_exit_fail_msg("shmem child did not read its memfd back\n");
+	if (!reset)
+		ksft_exit_fail_msg("shmem child read its memfd back before the test could reset the token\n");
 	majflt[2] = pid_majflt(pid);
 	holder = token_holder(comm, sizeof(comm));
 	taken = token_stat("taken") - taken;
@@ -182,8 +194,9 @@ int main(void)
 	ksft_print_header();
 	mem = mem_mb();
 	token_setup(2 * mem);
-	ksft_set_plan(6);
+	ksft_set_plan(7);
 	grab_anon();
 	grab_shmem();
+	check_no_oom_kill();
 	ksft_finished();
 }

@@ -16,7 +16,7 @@
 
 #define PROCS		3
 #define PASSES		2
-#define PASS_S		40	/* no new pass after this long */
+#define PASS_S		20	/* no new pass after this long */
 
 int main(void)
 {
@@ -31,7 +31,7 @@ int main(void)
 	ksft_print_header();
 	mem = mem_mb();
 	token_setup(2 * mem);
-	ksft_set_plan(3);
+	ksft_set_plan(4);
 	must_set(TOKEN_INTERVAL, 200);
 	must_set(TOKEN_TIMEOUT, 2000);
 	st = thrash_stats(PROCS);
@@ -64,5 +64,6 @@ int main(void)
 			 "every child checked every byte after each pass\n");
 	ksft_test_result(finished == PROCS && !bad, "no byte was wrong\n");
 	ksft_test_result(taken > 0, "the token changed hands meanwhile (swap_token_taken)\n");
+	check_no_oom_kill();
 	ksft_finished();
 }

@@ -7,7 +7,7 @@
  *    is stopped; then A pages its memory back in.  A takes the token from
  *    B (swap_token_release_idle, a take event old_pid=B new_pid=A
  *    reason=idle).  Free memory is plentiful meanwhile, so no reclaim
- *    interferes.
+ *    interferes, and the timeout is long, so B does not time out first.
  *  - exit: A, holding the token, is killed: the token is free (holder
  *    "none"), swap_token_release_exit and a release event with reason=exit
  *    say why.
@@ -35,6 +35,14 @@ static struct token_event ev[MAX_EVENTS];
 static struct thrash_stat *st;
 static pid_t a, b, c;
 static long mem;
+
+static void print_events(const char *name, int n)
+{
+	for (int e = 0; e < n && e < 40; e++)
+		ksft_print_msg("%s: %.3f %s pid %d (%s) old %d reason %s\n", name, ev[e].ts,
+			       ev[e].take ? "take" : "release", ev[e].pid, ev[e].comm,
+			       ev[e].old_pid, ev[e].reason);
+}
 
 /* Poll the holder for up to secs; 1 once it is want (0: free). */
 static int wait_holder(pid_t want, double secs)
@@ -66,6 +74,7 @@ static void test_idle(void)
 	long long released;
 	int n, i, took;
 
+	must_set(TOKEN_TIMEOUT, 60000);
 	if (!resume_until_held(b, &st[1])) {
 		ksft_test_result_fail("idle: B paging in took the free token\n");
 		ksft_test_result_skip("idle: no holder to lose it\n");
@@ -80,7 +89,9 @@ static void test_idle(void)
 	released = token_stat("release_idle") - released;
 	n = trace_read(ev, MAX_EVENTS);
 	i = event_find(ev, n, 0, 1, a, "idle");
+	must_set(TOKEN_TIMEOUT, TIMEOUT_MS);
 
+	print_events("idle", n);
 	ksft_print_msg("idle: A %s the token from B, release_idle +%lld\n",
 		       took ? "took" : "did not take", released);
 	ksft_test_result(took && released == 1,
@@ -169,10 +180,7 @@ static void test_timeout(void)
 		held = ev[i].ts - ev[j].ts;
 		back = k >= 0 ? ev[k].ts - ev[i].ts : -1;
 	}
-	for (int e = 0; e < n && e < 40; e++)
-		ksft_print_msg("timeout: %.3f %s pid %d (%s) old %d reason %s\n", ev[e].ts,
-			       ev[e].take ? "take" : "release", ev[e].pid, ev[e].comm,
-			       ev[e].old_pid, ev[e].reason);
+	print_events("timeout", n);
 	ksft_print_msg("timeout: release_timeout +%lld; held %.3f s, back after %.3f s\n",
 		       released, held, back);
 	ksft_test_result(released > 0 && i >= 0 && (old == b || old == c) && ev[i].pid != old,
@@ -191,9 +199,8 @@ int main(void)
 	ksft_print_header();
 	mem = mem_mb();
 	token_setup(2 * mem);
-	ksft_set_plan(9);
+	ksft_set_plan(10);
 	must_set(TOKEN_INTERVAL, INTERVAL_MS);
-	must_set(TOKEN_TIMEOUT, TIMEOUT_MS);
 	if (trace_start())
 		ksft_exit_skip("no tracefs or no swap_token events\n");
 
@@ -217,5 +224,6 @@ int main(void)
 	ksft_print_msg("C: pid %d, %ld MB\n", c, sc.mb);
 	test_disable();
 	test_timeout();
+	check_no_oom_kill();
 	ksft_finished();
 }

@@ -161,7 +161,7 @@ int main(void)
 	mem = mem_mb();
 	mb = mem * SIZE_PCT / 100;
 	token_setup(2 * mb + 64);
-	ksft_set_plan(5);
+	ksft_set_plan(6);
 	must_set(TOKEN_INTERVAL, INTERVAL_MS);
 	must_set(TOKEN_TIMEOUT, TIMEOUT_MS);
 	st = thrash_stats(2);
@@ -185,5 +185,6 @@ int main(void)
 		       mb, mem, INTERVAL_MS, TIMEOUT_MS);
 	check_on(&on);
 	check_off(&off);
+	check_no_oom_kill();
 	ksft_finished();
 }
