@@ -35,10 +35,10 @@ struct thrash_spec {
 	int full;		/* check every word and rewrite every page per pass */
 	int stop_filled;	/* raise(SIGSTOP) once the region is filled */
 	long passes;		/* stop after this many passes; 0: no limit */
-	double seconds;		/* no new pass after this long (from the fill); 0: no limit */
+	double seconds;		/* no new pass after this long after the fill; 0: none */
 };
 
-/* Written by the child, read by the parent (MAP_SHARED). */
+/* Written by the child, read by the parent (MAP_SHARED): hence volatile. */
 struct thrash_stat {
 	volatile int filled;		/* the region holds generation 0 */
 	volatile int done;		/* finished (the child exits next) */
@@ -312,9 +312,9 @@ static inline int wait_stopped(pid_t pid, double timeout)
 		if (r == pid || r < 0) {
 			thrash_forget(pid);
 			if (r == pid && WIFSIGNALED(status))
-				printf("# child %d was killed by signal %d\n", pid, WTERMSIG(status));
+				printf("# child %d killed by signal %d\n", pid, WTERMSIG(status));
 			else if (r == pid)
-				printf("# child %d exited with status %d\n", pid, WEXITSTATUS(status));
+				printf("# child %d exited, status %d\n", pid, WEXITSTATUS(status));
 			return -1;
 		}
 		sleep_s(0.01);

@@ -28,7 +28,7 @@
 #define TIMEOUT_MS	1500
 #define TIMEOUT_S	(TIMEOUT_MS / 1000.0)
 #define TOLERANCE_S	0.05	/* timer granularity */
-#define SLACK_S		1.5	/* a late check under a slow emulated CPU */
+#define SLACK_S		2.5	/* late check: the other process faults slowly (TCG) */
 #define MAX_EVENTS	4096
 
 static struct token_event ev[MAX_EVENTS];
@@ -120,7 +120,8 @@ static void test_exit(void)
 		       holder, comm, released, token_holder(NULL, 0));
 	ksft_test_result(holder == a && released == 1 && token_holder(NULL, 0) == 0,
 			 "exit: the holder's exit releases the token\n");
-	ksft_test_result(holder == a && i >= 0, "exit: a release event with reason=exit names it\n");
+	ksft_test_result(holder == a && i >= 0,
+			 "exit: a release event with reason=exit names it\n");
 }
 
 static void test_disable(void)
@@ -210,9 +211,12 @@ int main(void)
 	sc = (struct thrash_spec){ .name = "life-c", .mb = mem * 5 / 4, .seed = 3 };
 	a = thrash_spawn(&sa, &st[0]);
 	b = thrash_spawn(&sb, &st[1]);
-	if (a < 0 || b < 0 || wait_stopped(a, 120) || wait_stopped(b, 120) ||
-	    !fill_fresh(mem * 4 / 5))
-		ksft_exit_fail_msg("A and B did not fill their memory or go to swap\n");
+	if (a < 0 || b < 0 || wait_stopped(a, 120) || wait_stopped(b, 120))
+		ksft_exit_fail_msg("A and B did not fill their memory\n");
+	/* Neither may keep the token (and its memory) while the filler pushes them out. */
+	token_reset();
+	if (!fill_fresh(mem * 4 / 5))
+		ksft_exit_fail_msg("the filler did not push A and B out to swap\n");
 	token_reset();
 	ksft_print_msg("A: pid %d, B: pid %d, %ld MB each; RAM %ld MB\n", a, b, sa.mb, mem);
 	test_idle();

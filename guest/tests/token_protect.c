@@ -155,6 +155,7 @@ static void check_off(const struct phase *ph)
 int main(void)
 {
 	static struct phase on, off;
+	pid_t holder[2];
 	long mem;
 
 	ksft_print_header();
@@ -166,12 +167,19 @@ int main(void)
 	must_set(TOKEN_TIMEOUT, TIMEOUT_MS);
 	st = thrash_stats(2);
 	for (int i = 0; i < 2; i++) {
-		struct thrash_spec spec = { .name = i ? "prot-1" : "prot-0", .mb = mb, .seed = i + 1,
-					    .stop_filled = 1 };
+		struct thrash_spec spec = { .name = i ? "prot-1" : "prot-0", .mb = mb,
+					    .seed = i + 1, .stop_filled = 1 };
 
 		pid[i] = thrash_spawn(&spec, &st[i]);
 		if (pid[i] < 0 || wait_stopped(pid[i], 120))
 			ksft_exit_fail_msg("child %d did not fill its memory\n", i);
+		/*
+		 * A child that faulted while filling may hold the token; stopped,
+		 * it would keep it (nobody else contends) and its memory would
+		 * be spared while the next child fills.
+		 */
+		holder[i] = token_holder(NULL, 0);
+		token_reset();
 	}
 	token_reset();
 	kill(pid[0], SIGCONT);
@@ -183,6 +191,8 @@ int main(void)
 
 	ksft_print_msg("2 children x %ld MB on %ld MB of RAM, interval %d ms, timeout %d ms\n",
 		       mb, mem, INTERVAL_MS, TIMEOUT_MS);
+	ksft_print_msg("holder after child 0 filled: %d, after child 1 filled: %d\n", holder[0],
+		       holder[1]);
 	check_on(&on);
 	check_off(&off);
 	check_no_oom_kill();

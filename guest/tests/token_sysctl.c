@@ -43,7 +43,7 @@ static const struct knob knobs[] = {
 
 /* Invalid for every knob; the overlong ones are filled in by main(). */
 static char long_digits[LONG_LEN + 1], long_alpha[LONG_LEN + 1], long_zeros[LONG_LEN + 1];
-static const char *common_bad[] = {
+static const char *const common_bad[] = {
 	"-", "-2147483649", "99999999999999999999", "18446744073709551616", "abc", "1a",
 	"1.5", "\n", " ", long_digits, long_alpha, long_zeros,
 };
@@ -52,12 +52,12 @@ static const char *show(const char *v)
 {
 	static char buf[40];
 
+	if (!strcmp(v, "\n"))
+		return "<newline>";
+	if (!strcmp(v, " "))
+		return "<space>";
 	if (strlen(v) > 20)
 		snprintf(buf, sizeof(buf), "<%zu chars %.6s...>", strlen(v), v);
-	else if (!strcmp(v, "\n"))
-		return "<newline>";
-	else if (!strcmp(v, " "))
-		return "<space>";
 	else
 		snprintf(buf, sizeof(buf), "'%s'", v);
 	return buf;
@@ -198,11 +198,14 @@ static void *race_thread(void *arg)
 		if (bad) {
 			int n = list_len(knobs[k].bad, 8);
 			int i = rand_r(&r->seed) % (n + ARRAY_SIZE(common_bad));
+			const char *v = i < n ? knobs[k].bad[i] : common_bad[i - n];
 
-			err = write_file(knobs[k].path, i < n ? knobs[k].bad[i] : common_bad[i - n]);
+			err = write_file(knobs[k].path, v);
 			r->bad_results += err != -EINVAL;
 		} else {
-			snprintf(val, sizeof(val), "%ld", race_good[k][rand_r(&r->seed) % GOOD_MAX]);
+			long v = race_good[k][rand_r(&r->seed) % GOOD_MAX];
+
+			snprintf(val, sizeof(val), "%ld", v);
 			err = write_file(knobs[k].path, val);
 			r->bad_results += err != 0;
 		}

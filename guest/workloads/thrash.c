@@ -44,7 +44,7 @@ static void watch(const pid_t *pid, int procs, const struct thrash_stat *st, dou
 
 		sleep_s(1);
 		if (read_file("/proc/sys/vm/swap_token_holder", holder, sizeof(holder)))
-			strcpy(holder, "-");
+			snprintf(holder, sizeof(holder), "-");
 		printf("thrash: %5.1f s holder %-16s", now_s() - start, holder);
 		for (int i = 0; i < procs; i++) {
 			if (st[i].done)
