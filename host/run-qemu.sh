@@ -64,7 +64,7 @@ done
 [ -f "$initrd" ] || die "no initramfs $initrd (make initramfs)"
 [ "$swap" = none ] && swap_mb=0
 
-mkdir -p "$(dirname "$log")"
+mkdir -p "$(dirname "$log")" "$top/build/run"
 work=$(mktemp -d "$top/build/run/qemu.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 
