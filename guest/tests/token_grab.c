@@ -7,7 +7,8 @@
  *    than fits in RAM; one of them shows up in swap_token_holder (pid and
  *    comm), swap_token_taken grows and a swap_token_take event names it;
  *  - shmem swap-in: a child fills a memfd, pushes it to swap with its own
- *    anonymous memory, then reads it back through a shared mapping; the
+ *    anonymous memory (freed again), then reads it back through a shared
+ *    mapping; the
  *    token, freed half way through the read-back, goes to that child even
  *    though it touches nothing but the memfd from then on.
  */
@@ -103,6 +104,12 @@ static void shm_child(const void *arg, struct thrash_stat *st)
 	/* Written once and never read again: minor faults only. */
 	for (size_t p = 0; p < (size_t)a->anon_mb << 8; p++)
 		anon[p * THRASH_WORDS] = p;
+	/*
+	 * The anon memory only had to push the memfd out: free it, so that the
+	 * read-back below is a shmem swap-in test, not a test of a holder that
+	 * fills all of RAM (the valve's case, see token_keep and the bench).
+	 */
+	munmap(anon, (size_t)a->anon_mb << 20);
 	st->filled = 1;
 	raise(SIGSTOP);
 	/* Read back; st->passes is the progress in pages for the parent. */

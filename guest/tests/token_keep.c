@@ -188,7 +188,7 @@ int main(void)
 	ksft_test_result(on.held, "on: H took the token by paging in and kept it while idle\n");
 	ksft_test_result(on.rss_before >= h_mb * 9 / 10,
 			 "on: H had its set resident before P ran\n");
-	ksft_test_result(off.rss_after <= off.rss_before * 85 / 100,
+	ksft_test_result(off.refaults >= 100 && off.rss_after < off.rss_before,
 			 "off: P's allocation took part of idle H's memory\n");
 	ksft_test_result(on.rss_after >= on.rss_before * 9 / 10,
 			 "on: H kept at least 90%% of its resident set under P's pressure\n");
