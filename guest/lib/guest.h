@@ -101,4 +101,20 @@ static inline int write_file(const char *path, const char *val)
 	return err;
 }
 
+/* Parse a command-line number in [min, max]; exits with status 2 naming the option otherwise. */
+static inline long arg_num(const char *prog, const char *opt, const char *s, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || errno || v < min || v > max) {
+		fprintf(stderr, "%s: %s needs a number in [%ld, %ld], got '%s'\n",
+			prog, opt, min, max, s);
+		exit(2);
+	}
+	return v;
+}
+
 #endif

@@ -13,24 +13,12 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include "guest.h"
 
 static void usage(const char *msg)
 {
 	fprintf(stderr, "qsbench: %s\nusage: qsbench [-p procs] [-m MB] [-s seed] [-v]\n", msg);
 	exit(2);
-}
-
-static long parse(const char *opt, const char *s, long min, long max)
-{
-	char *end;
-	long v = strtol(s, &end, 10);
-
-	if (*s == '\0' || *end != '\0' || v < min || v > max) {
-		fprintf(stderr, "qsbench: %s needs a number in [%ld, %ld], got '%s'\n",
-			opt, min, max, s);
-		exit(2);
-	}
-	return v;
 }
 
 static double now(void)
@@ -126,9 +114,9 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "p:m:s:v")) != -1) {
 		switch (opt) {
-		case 'p': procs = parse("-p", optarg, 1, 1024); break;
-		case 'm': mb = parse("-m", optarg, 1, 1 << 20); break;
-		case 's': seed = parse("-s", optarg, 0, 0x7fffffff); break;
+		case 'p': procs = arg_num("qsbench", "-p", optarg, 1, 1024); break;
+		case 'm': mb = arg_num("qsbench", "-m", optarg, 1, 1 << 20); break;
+		case 's': seed = arg_num("qsbench", "-s", optarg, 0, 0x7fffffff); break;
 		case 'v': verbose = 1; break;
 		default: usage("unknown option");
 		}

@@ -22,19 +22,6 @@ static void usage(const char *msg)
 	exit(2);
 }
 
-static long parse(const char *opt, const char *s, long min, long max)
-{
-	char *end;
-	long v = strtol(s, &end, 10);
-
-	if (*s == '\0' || *end != '\0' || v < min || v > max) {
-		fprintf(stderr, "thrash: %s needs a number in [%ld, %ld], got '%s'\n",
-			opt, min, max, s);
-		exit(2);
-	}
-	return v;
-}
-
 static void watch(const pid_t *pid, int procs, const struct thrash_stat *st, double start)
 {
 	char holder[64];
@@ -71,10 +58,10 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "p:m:n:t:fHw")) != -1) {
 		switch (opt) {
-		case 'p': procs = parse("-p", optarg, 1, THRASH_MAX); break;
-		case 'm': spec.mb = parse("-m", optarg, 1, 1 << 20); break;
-		case 'n': spec.passes = parse("-n", optarg, 0, 1L << 30); break;
-		case 't': spec.seconds = parse("-t", optarg, 0, 1 << 20); break;
+		case 'p': procs = arg_num("thrash", "-p", optarg, 1, THRASH_MAX); break;
+		case 'm': spec.mb = arg_num("thrash", "-m", optarg, 1, 1 << 20); break;
+		case 'n': spec.passes = arg_num("thrash", "-n", optarg, 0, 1L << 30); break;
+		case 't': spec.seconds = arg_num("thrash", "-t", optarg, 0, 1 << 20); break;
 		case 'f': spec.full = 1; break;
 		case 'H': spec.thp = 1; break;
 		case 'w': verbose = 1; break;

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fthrash: file-backed thrashing.  With -c, writes -p files of -m MB each
+ * (DIR/fthrash.N, a known pattern) and exits.  Without, forks -p children;
+ * child i maps file i read-only (MAP_SHARED) and reads the first word of
+ * every page, checking it against the pattern, for -n passes: in file order,
+ * or with -r in a scrambled order with readahead off (MADV_RANDOM), so that
+ * every page not in the page cache is a major fault.  When the files
+ * together are larger than RAM every pass faults through filemap_fault(),
+ * the page-cache path of the swap token.  Prints the wall time; exit status
+ * 1 if a word was wrong or a child died.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include "guest.h"
+#include "thrash.h"
+
+static const char *dir = ".";
+static long mb = 64, passes = 1, first;
+static int scramble;
+
+/* Visit order of the pages: k * STRIDE mod pages is a permutation because
+ * the prime STRIDE does not divide pages = mb * 256 (checked in main()). */
+#define STRIDE 7919
+
+static void usage(const char *msg)
+{
+	fprintf(stderr, "fthrash: %s\n"
+		"usage: fthrash [-d dir] [-p procs] [-m MB] [-n passes] [-f first] [-r] [-c]\n", msg);
+	exit(2);
+}
+
+static void file_name(char *buf, size_t len, long i)
+{
+	snprintf(buf, len, "%s/fthrash.%ld", dir, i);
+}
+
+/* Write file i: page p holds thrash_word(i + 1, p, w) at word w. */
+static int create(long i)
+{
+	static uint64_t buf[256 * THRASH_WORDS];	/* 1 MB */
+	size_t pages = (size_t)mb << 8, per = 256;
+	char name[4096];
+	int fd;
+
+	file_name(name, sizeof(name), i);
+	fd = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0) {
+		perror(name);
+		return 1;
+	}
+	for (size_t p = 0; p < pages; p += per) {
+		for (size_t k = 0; k < per; k++)
+			thrash_fill_page(buf + k * THRASH_WORDS, i + 1, p + k);
+		if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf)) {
+			perror(name);
+			close(fd);
+			return 1;
+		}
+	}
+	if (fsync(fd) || close(fd)) {
+		perror(name);
+		return 1;
+	}
+	return 0;
+}
+
+static int child(long i)
+{
+	size_t pages = (size_t)mb << 8, len = (size_t)mb << 20;
+	long long bad = 0;
+	const uint64_t *mem;
+	char name[4096];
+	int fd;
+
+	prctl(PR_SET_NAME, "fthrash");
+	file_name(name, sizeof(name), i);
+	fd = open(name, O_RDONLY);
+	if (fd < 0) {
+		perror(name);
+		return 1;
+	}
+	mem = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (mem == MAP_FAILED) {
+		perror("fthrash: mmap");
+		return 1;
+	}
+	if (scramble)
+		madvise((void *)mem, len, MADV_RANDOM);
+	for (long n = 0; n < passes; n++) {
+		for (size_t k = 0; k < pages; k++) {
+			size_t p = scramble ? k * STRIDE % pages : k;
+
+			if (mem[p * THRASH_WORDS] != thrash_word(i + 1, p, 0))
+				bad += bytes_differing(mem[p * THRASH_WORDS],
+						       thrash_word(i + 1, p, 0));
+		}
+	}
+	if (bad)
+		fprintf(stderr, "fthrash: %s: %lld bytes wrong\n", name, bad);
+	return bad != 0;
+}
+
+int main(int argc, char **argv)
+{
+	long procs = 1;
+	int opt, make = 0, failed = 0, status;
+	double start;
+
+	while ((opt = getopt(argc, argv, "d:p:m:n:f:rc")) != -1) {
+		switch (opt) {
+		case 'd': dir = optarg; break;
+		case 'p': procs = arg_num("fthrash", "-p", optarg, 1, 64); break;
+		case 'm': mb = arg_num("fthrash", "-m", optarg, 1, 1 << 20); break;
+		case 'n': passes = arg_num("fthrash", "-n", optarg, 1, 1 << 20); break;
+		case 'f': first = arg_num("fthrash", "-f", optarg, 0, 1 << 20); break;
+		case 'r': scramble = 1; break;
+		case 'c': make = 1; break;
+		default: usage("unknown option");
+		}
+	}
+	if (optind != argc)
+		usage("unexpected argument");
+	if (mb % STRIDE == 0)
+		usage("-m must not be a multiple of 7919");
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	start = now_s();
+	if (make) {
+		for (long i = first; i < first + procs; i++)
+			failed |= create(i);
+		return failed;
+	}
+	for (long i = first; i < first + procs; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			perror("fthrash: fork");
+			return 1;
+		}
+		if (pid == 0)
+			_exit(child(i));
+	}
+	while (wait(&status) > 0)
+		failed |= !WIFEXITED(status) || WEXITSTATUS(status);
+	printf("fthrash: %ld x %ld MB x %ld passes: %.2f s%s\n", procs, mb, passes,
+	       now_s() - start, failed ? " (FAILED)" : "");
+	return failed;
+}
