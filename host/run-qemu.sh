@@ -16,6 +16,7 @@ usage: $0 [options]
   --swap KIND         disk, zram or none (default disk)
   --swap-size MB      swap size (default 1024)
   --lru MODE          mglru or classic (default mglru)
+  --scratch MB        add an ext2 scratch disk, mounted at /mnt/scratch
   --append ARGS       extra kernel command line
   --job CMD           shell command run in the guest (default: run-tests)
   --add SRC:DST       copy host file SRC to DST in the guest (repeatable)
@@ -31,7 +32,7 @@ num() { case $2 in ''|*[!0-9]*) die "$1 needs a positive number, got '$2'" ;; es
 
 kernel=$top/build/kbuild/arch/x86/boot/bzImage
 initrd=$top/build/initramfs.cpio.gz
-mem=256 cpus=2 swap=disk swap_mb=1024 lru=mglru append= job=run-tests
+mem=256 cpus=2 swap=disk swap_mb=1024 lru=mglru scratch_mb=0 append= job=run-tests
 timeout=600 log=$top/build/run/console.log quiet=0 interactive=0 adds=
 
 while [ $# -gt 0 ]; do
@@ -52,6 +53,7 @@ while [ $# -gt 0 ]; do
 	--swap) case $val in disk|zram|none) swap=$val ;; *) die "--swap must be disk, zram or none, got '$val'" ;; esac ;;
 	--swap-size) num "$opt" "$val"; swap_mb=$val ;;
 	--lru) case $val in mglru|classic) lru=$val ;; *) die "--lru must be mglru or classic, got '$val'" ;; esac ;;
+	--scratch) num "$opt" "$val"; scratch_mb=$val ;;
 	--append) append=$val ;;
 	--job) job=$val ;;
 	--add) case $val in *:/*) adds="$adds $val" ;; *) die "--add needs SRC:/guest/path, got '$val'" ;; esac ;;
@@ -86,7 +88,12 @@ if [ "$swap" = disk ]; then
 	truncate -s "${swap_mb}M" "$work/swap.img"
 	drives="-drive file=$work/swap.img,format=raw,if=virtio,cache=none,aio=threads"
 fi
-cmdline="console=ttyS0 panic=-1 oops=panic guest_mem=$mem guest_cpus=$cpus guest_swap=$swap guest_swap_mb=$swap_mb guest_lru=$lru $append"
+if [ "$scratch_mb" -gt 0 ]; then
+	truncate -s "${scratch_mb}M" "$work/scratch.img"
+	drives="$drives -drive file=$work/scratch.img,format=raw,if=virtio,cache=none,aio=threads"
+fi
+scratch=$((scratch_mb > 0))
+cmdline="console=ttyS0 panic=-1 oops=panic guest_mem=$mem guest_cpus=$cpus guest_swap=$swap guest_swap_mb=$swap_mb guest_lru=$lru guest_scratch=$scratch $append"
 
 set -- qemu-system-x86_64 -nodefaults -no-reboot -display none \
 	-accel tcg,thread=multi -cpu max -smp "$cpus" -m "$mem" \
