@@ -15,14 +15,15 @@ GUEST_TESTS  := $(patsubst guest/tests/%.c,$(B)/guest/tests/%,$(wildcard guest/t
 GUEST_BINS   := $(patsubst guest/workloads/%.c,$(B)/guest/bin/%,$(wildcard guest/workloads/*.c))
 GUEST_HDRS   := $(wildcard guest/lib/*.h)
 
-.PHONY: all help deps tree kernel initramfs check run compare shell patches series checkpatch clean distclean
+.PHONY: all help deps tree kernel initramfs check run bench shell patches series checkpatch clean distclean
 
 all: kernel initramfs
 
 help:
-	@echo "make run         boot the patched kernel and run the main job"
+	@echo "make bench       the main job: token off/on x classic/MGLRU/min_ttl_ms, table + plots"
+	@echo "                 (FULL=1 every scenario, REPS=n, SWAP=zram, BENCHFLAGS=...)"
+	@echo "make run         boot the patched kernel and run one qsbench"
 	@echo "make check       build, boot and run every test; ends 'N passed, N failed'"
-	@echo "make compare     token off/on x classic/MGLRU, interleaved (REPS=3)"
 	@echo "make shell       boot the patched kernel with a shell on the console"
 	@echo "make tree        $(TREE): Debian's 6.12 source with patches/ applied (git)"
 	@echo "make patches     regenerate patches/ from the commits in $(TREE)"
@@ -62,8 +63,8 @@ check: kernel initramfs
 run: kernel initramfs
 	@sh host/run-qemu.sh --job "run-main" $(RUNFLAGS)
 
-compare: kernel initramfs
-	@sh host/compare.sh $(REPS)
+bench: kernel initramfs
+	@sh host/bench.sh $(if $(FULL),--full) $(if $(REPS),--reps $(REPS)) $(if $(SWAP),--swap $(SWAP)) $(BENCHFLAGS)
 
 shell: kernel initramfs
 	@sh host/run-qemu.sh --interactive --timeout 86400 --job "setsid cttyhack sh -l" $(RUNFLAGS)

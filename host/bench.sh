@@ -1,0 +1,114 @@
+#!/bin/sh
+# make bench: does the swap token make a thrashing guest finish sooner?
+# Boots one fresh guest per repetition; inside it, guest/jobs/bench runs
+# every scenario alone (serial floor) and contended under each
+# configuration, interleaved and rotated per repetition.  Then
+# host/bench-report.sh turns the console logs into results.tsv, a Markdown
+# table (also printed) and PNG plots in the output directory.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+all_scenarios="qs2 qs4 qs8 file hogint fit fitfile"
+all_configs="classic-off classic-on mglru-off mglru-on mglru-ttl"
+usage() {
+	cat <<USAGE
+usage: $0 [options]
+  --full              every scenario ($all_scenarios)
+  --scenarios LIST    scenarios to run (default: qs2, the headline)
+  --configs LIST      configurations (default: $all_configs)
+  --reps N            repetitions, each in a fresh guest (default 3)
+  --swap KIND         disk or zram (default disk)
+  --mem MB            guest RAM (default 256)
+  --out DIR           results directory (default build/bench)
+USAGE
+	exit 2
+}
+die() { echo "bench: $*" >&2; exit 2; }
+in_list() { case " $2 " in *" $1 "*) return 0 ;; esac; return 1; }
+
+args="$*"
+scenarios=qs2 configs=$all_configs reps=3 swap=disk mem=256 out=$top/build/bench
+while [ $# -gt 0 ]; do
+	opt=$1
+	case $opt in
+	--full) scenarios=$all_scenarios; shift; continue ;;
+	-h|--help) usage ;;
+	--*) [ $# -ge 2 ] || die "$opt needs a value" ;;
+	*) echo "bench: unknown argument '$opt'" >&2; usage ;;
+	esac
+	val=$2; shift 2
+	case $opt in
+	--scenarios) scenarios=$val ;;
+	--configs) configs=$val ;;
+	--reps) case $val in ''|*[!0-9]*|0) die "--reps needs a positive number, got '$val'" ;; esac; reps=$val ;;
+	--swap) case $val in disk|zram) swap=$val ;; *) die "--swap must be disk or zram, got '$val'" ;; esac ;;
+	--mem) case $val in ''|*[!0-9]*) die "--mem needs a number of MB, got '$val'" ;; esac
+	       [ "$val" -ge 128 ] || die "--mem must be at least 128"; mem=$val ;;
+	--out) out=$val ;;
+	*) echo "bench: unknown option '$opt'" >&2; usage ;;
+	esac
+done
+[ -n "$scenarios" ] || die "no scenario given"
+[ -n "$configs" ] || die "no configuration given"
+for s in $scenarios; do in_list "$s" "$all_scenarios" || die "unknown scenario '$s' (known: $all_scenarios)"; done
+for c in $configs; do in_list "$c" "$all_configs" || die "unknown configuration '$c' (known: $all_configs)"; done
+scenarios=$(echo $scenarios) configs=$(echo $configs)
+
+scratch=
+case " $scenarios " in *" file "*|*" fitfile "*) scratch="--scratch 1024" ;; esac
+# Generous: a thrashing run takes about a minute here; a hung guest still fails.
+nsc=$(echo $scenarios | wc -w) ncf=$(echo $configs | wc -w)
+timeout=$((300 + nsc * (ncf + 8) * 150))
+
+mkdir -p "$out/raw"
+rm -f "$out"/raw/*.log
+echo "$scenarios" > "$out/scenarios"
+echo "$configs" > "$out/configs"
+{
+	echo "command: host/bench.sh $args"
+	echo "kernel: $(sed -n 's/^VERSION = //p;s/^PATCHLEVEL = //p;s/^SUBLEVEL = //p' "$top/build/linux/Makefile" | paste -sd.)" \
+		"(Debian $(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo '?')) + patches/"
+	echo "guest: $mem MB RAM, 2 vCPUs (QEMU TCG), swap on $swap"
+	echo "date: $(date -u +%Y-%m-%d)"
+} > "$out/setup"
+echo "bench: $reps repetition(s) of: $scenarios; configurations: $configs"
+
+start=$(date +%s)
+failed=0
+cr=$(printf '\r')
+for r in $(seq "$reps"); do
+	log=$out/raw/rep$r.log
+	: > "$log"
+	sh "$top/host/run-qemu.sh" --quiet --mem "$mem" --swap "$swap" --lru mglru $scratch \
+		--timeout "$timeout" --log "$log" --append kunit.enable=0 \
+		--job "bench -r $r -c '$configs' $scenarios" 2> "$out/raw/rep$r.err" &
+	qpid=$!
+	# Progress: one line per run, with the elapsed time of the whole bench.
+	tail -n +1 -F --pid=$qpid "$log" 2>/dev/null | while read -r tag a b c d e; do
+		e=${e%"$cr"}
+		case $tag in
+		'####') ;;
+		*) continue ;;
+		esac
+		el=$(($(date +%s) - start))
+		case $a in
+		bench-start) printf 'bench: [%2d:%02d] rep %s/%s  %-8s %-12s ... ' \
+			$((el / 60)) $((el % 60)) "$r" "$reps" "${b#s=}" "${c#c=}" ;;
+		bench) echo "$e" | sed 's/^rc=\([0-9]*\) time=\([0-9.]*\) .* oom=\([0-9]*\) taken=\([0-9]*\).*/\2 s, \4 token handoffs, \3 OOM kills, exit \1/' ;;
+		esac
+	done
+	if wait $qpid; then
+		:
+	else
+		rc=$?
+		failed=1
+		echo
+		echo "bench: repetition $r failed (run-qemu exit $rc):" >&2
+		sed 's/^/  /' "$out/raw/rep$r.err" >&2
+	fi
+done
+el=$(($(date +%s) - start))
+echo "bench: finished in $((el / 60))m$((el % 60))s"
+echo
+sh "$top/host/bench-report.sh" "$out" || failed=1
+exit $failed
