@@ -28,6 +28,11 @@ boot mglru   --lru mglru   --swap disk --timeout 1200
 boot classic --lru classic --swap disk --timeout 1200 --append kunit.enable=0
 boot zram    --lru mglru   --swap zram --swap-size 256 --timeout 300 \
 	--append kunit.enable=0 --job "run-tests pipeline_env"
+# The OOM edge needs RAM + swap nearly full: a small swap, both LRUs.
+for lru in classic mglru; do
+	boot oom-$lru --lru $lru --swap disk --swap-size 128 --timeout 900 \
+		--append kunit.enable=0 --job "run-tests token_oom_edge"
+done
 
 echo "check: harness self-tests"
 sh "$top/tests/harness.sh" > "$out/harness.tap" 2> "$out/harness.err"

@@ -216,21 +216,26 @@ struct token_event {
 	char reason[16];
 };
 
-/* Enable both token events and empty the trace buffer; 0 or -errno. */
-static inline int trace_start(void)
+/* Empty the trace buffer; 0 or -errno. */
+static inline int trace_clear(void)
 {
-	int err, fd;
+	int fd = open(TRACING "trace", O_WRONLY | O_TRUNC);
 
-	err = setting_set(TOKEN_EVENTS "swap_token_take/enable", "1");
-	err = err ?: setting_set(TOKEN_EVENTS "swap_token_release/enable", "1");
-	err = err ?: setting_set(TRACING "tracing_on", "1");
-	if (err)
-		return err;
-	fd = open(TRACING "trace", O_WRONLY | O_TRUNC);
 	if (fd < 0)
 		return -errno;
 	close(fd);
 	return 0;
+}
+
+/* Enable both token events and empty the trace buffer; 0 or -errno. */
+static inline int trace_start(void)
+{
+	int err;
+
+	err = setting_set(TOKEN_EVENTS "swap_token_take/enable", "1");
+	err = err ?: setting_set(TOKEN_EVENTS "swap_token_release/enable", "1");
+	err = err ?: setting_set(TRACING "tracing_on", "1");
+	return err ?: trace_clear();
 }
 
 /* Value of " key=" in the fields of an event (up to the next space). */

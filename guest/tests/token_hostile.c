@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A hostile hog cannot keep the token.  H cycles over 125% of RAM and never
+ * stops faulting, so it is never idle; V1 and V2 (25% of RAM each) fault
+ * too.  With a 100 ms check interval and a 1500 ms timeout, over about ten
+ * seconds of traced handoffs:
+ *
+ *  - nobody holds the token longer than the timeout (plus the time until
+ *    another faulting process checks);
+ *  - a holder that lost the token at the timeout does not get it back for
+ *    one more timeout;
+ *  - the token was taken away at the timeout several times, and both V1
+ *    and V2 held it;
+ *  - nobody was OOM-killed.
+ */
+#include "kselftest.h"
+#include "guest.h"
+#include "thrash.h"
+#include "token.h"
+
+#define INTERVAL_MS	100
+#define TIMEOUT_MS	1500
+#define TIMEOUT_S	(TIMEOUT_MS / 1000.0)
+#define TOLERANCE_S	0.05
+#define SLACK_S		2.5	/* the next check comes with another process's fault (TCG) */
+#define RUN_S		11
+#define MAX_EVENTS	4096
+
+static struct token_event ev[MAX_EVENTS];
+
+int main(void)
+{
+	struct thrash_spec sh, sv[2];
+	struct thrash_stat *st;
+	pid_t h, v[2], cur = 0;
+	double start = 0, longest = 0, shortest_back = 1e9;
+	int n, timeouts = 0, v_took[2] = { 0, 0 }, long_holds = 0, early = 0;
+	long mem;
+
+	ksft_print_header();
+	mem = mem_mb();
+	token_setup(2 * mem);
+	ksft_set_plan(5);
+	must_set(TOKEN_INTERVAL, INTERVAL_MS);
+	must_set(TOKEN_TIMEOUT, TIMEOUT_MS);
+	if (trace_start())
+		ksft_exit_skip("no tracefs or no swap_token events\n");
+
+	st = thrash_stats(3);
+	for (int i = 0; i < 2; i++) {
+		sv[i] = (struct thrash_spec){ .name = i ? "victim-2" : "victim-1", .mb = mem / 4,
+					      .seed = 10 + i, .stop_filled = 1,
+					      .seconds = 120 };
+		v[i] = thrash_spawn(&sv[i], &st[i]);
+		if (v[i] < 0 || wait_stopped(v[i], 120))
+			ksft_exit_fail_msg("victim %d did not fill its memory\n", i + 1);
+	}
+	sh = (struct thrash_spec){ .name = "hostile", .mb = mem * 5 / 4, .seed = 3,
+				   .seconds = 120 };
+	token_reset();
+	h = thrash_spawn(&sh, &st[2]);
+	for (double end = now_s() + 120; h > 0 && token_holder(NULL, 0) != h && now_s() < end;)
+		sleep_s(0.05);
+	if (h < 0 || token_holder(NULL, 0) != h)
+		ksft_exit_fail_msg("the hostile process did not take the token\n");
+	if (trace_clear())
+		ksft_exit_fail_msg("cannot empty the trace buffer: %s\n", strerror(errno));
+	ksft_print_msg("H %d (%ld MB), V1 %d, V2 %d (%ld MB each), RAM %ld MB\n",
+		       h, sh.mb, v[0], v[1], sv[0].mb, mem);
+	kill(v[0], SIGCONT);
+	kill(v[1], SIGCONT);
+	sleep_s(RUN_S);
+	n = trace_read(ev, MAX_EVENTS);
+	token_reset();
+	thrash_kill(h);
+	thrash_kill(v[0]);
+	thrash_kill(v[1]);
+	if (n <= 0)
+		ksft_exit_fail_msg("no token events traced (%d)\n", n);
+
+	/*
+	 * Walk the events: every loss of the token, handoffs included, is a
+	 * release event of the old holder.  cur is the holder, start when it
+	 * took the token (0: before the trace began, hold length unknown).
+	 */
+	cur = h;
+	for (int i = 0; i < n; i++) {
+		double held;
+		int k;
+
+		if (ev[i].take) {
+			cur = ev[i].pid;
+			start = ev[i].ts;
+			for (k = 0; k < 2; k++)
+				v_took[k] |= cur == v[k];
+			continue;
+		}
+		held = start && ev[i].pid == cur ? ev[i].ts - start : 0;
+		cur = 0;
+		start = 0;
+		if (held > longest)
+			longest = held;
+		if (held > TIMEOUT_S + INTERVAL_MS / 1000.0 + SLACK_S) {
+			long_holds++;
+			ksft_print_msg("pid %d held the token %.3f s\n", ev[i].pid, held);
+		}
+		if (strcmp(ev[i].reason, "timeout"))
+			continue;
+		timeouts++;
+		k = event_find(ev, n, i + 1, 1, ev[i].pid, NULL);
+		if (k >= 0 && ev[k].ts - ev[i].ts < shortest_back)
+			shortest_back = ev[k].ts - ev[i].ts;
+		if (k >= 0 && ev[k].ts - ev[i].ts < TIMEOUT_S - TOLERANCE_S) {
+			early++;
+			ksft_print_msg("pid %d timed out at %.3f and took it back at %.3f\n",
+				       ev[i].pid, ev[i].ts, ev[k].ts);
+		}
+	}
+	for (int i = 0; i < n && i < 30; i++)
+		ksft_print_msg("%.3f %s pid %d (%s) old %d reason %s\n", ev[i].ts,
+			       ev[i].take ? "take" : "release", ev[i].pid, ev[i].comm,
+			       ev[i].old_pid, ev[i].reason);
+	ksft_print_msg("%d events, %d timeouts, longest hold %.3f s, shortest return %.3f s\n",
+		       n, timeouts, longest, shortest_back);
+	ksft_test_result(!long_holds, "nobody held the token longer than the timeout\n");
+	ksft_test_result(!early, "a timed-out holder stays ineligible for one more timeout\n");
+	ksft_test_result(timeouts >= 3, "the token was taken away at the timeout %d times\n",
+			 timeouts);
+	ksft_test_result(v_took[0] && v_took[1], "both victims held the token (%d, %d)\n",
+			 v_took[0], v_took[1]);
+	check_no_oom_kill();
+	ksft_finished();
+}
