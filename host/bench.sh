@@ -103,8 +103,8 @@ for r in $(seq "$reps"); do
 		rc=$?
 		failed=1
 		echo
-		echo "bench: repetition $r failed (run-qemu exit $rc):" >&2
-		sed 's/^/  /' "$out/raw/rep$r.err" >&2
+		echo "bench: repetition $r failed (run-qemu exit $rc), see $log:" >&2
+		{ tr -d '\r' < "$log" | grep '^bench: ' | tail -n 3; cat "$out/raw/rep$r.err"; } | sed 's/^/  /' >&2
 	fi
 done
 el=$(($(date +%s) - start))

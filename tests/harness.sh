@@ -20,7 +20,7 @@ expect() {	# expect FILE PATTERN: FILE has a line matching PATTERN
 }
 
 echo "TAP version 13"
-echo "1..9"
+echo "1..12"
 
 # 1. The runner rejects a bad option, naming it.
 $run --mem lots > "$out/badopt.out" 2>&1
@@ -69,4 +69,32 @@ parser kunit-fail "FAIL kunit-fail/kunit: fake_suite.fake_fail" "$fix/kunit_fail
 parser kunit-crash "FAIL kunit-crash" "$fix/kunit_crash.log"
 parser truncated "guest tests did not finish (runner exit 124)" "$fix/guest_truncated.log"
 parser missing "no result file" "$out/does-not-exist.log"
+
+# 10. make bench rejects bad options before booting anything, naming them.
+sh "$top/host/bench.sh" --reps 0 > "$out/bench-badopt.out" 2>&1
+rc1=$?
+sh "$top/host/bench.sh" --scenarios "qs2 nosuch" > "$out/bench-badscen.out" 2>&1
+rc2=$?
+[ $rc1 = 2 ] && [ $rc2 = 2 ] && expect "$out/bench-badopt.out" "--reps needs a positive number, got '0'" &&
+	expect "$out/bench-badscen.out" "unknown scenario 'nosuch'"
+result $? "bench rejects a bad option and an unknown scenario (exit $rc1, $rc2)"
+
+# 11-12. The bench report on canned console logs: medians, floor and ratios
+# as computed by hand, the plots; then one failed run fails the report.
+rm -rf "$out/bench-ok" "$out/bench-fail"
+cp -r "$fix/bench" "$out/bench-ok"
+sh "$top/host/bench-report.sh" "$out/bench-ok" > "$out/bench-ok.out" 2>&1
+rc=$?
+[ $rc = 0 ] && expect "$out/bench-ok.out" "^Serial floor: 26.2 s" &&
+	expect "$out/bench-ok.out" "^| mglru-on | 2 | 29.0 (28.0-30.0) | 1.11 | 0.76 | 15000 |" &&
+	expect "$out/bench-ok.out" "^- headline, mglru-on vs mglru-off: 29.0 s vs 38.0 s: faster (met)" &&
+	[ -s "$out/bench-ok/time.png" ] && [ -s "$out/bench-ok/timeline-qs2.png" ]
+result $? "bench report: medians, serial floor, ratios and plots (exit $rc)"
+cp -r "$fix/bench" "$out/bench-fail"
+cp "$fix/bench/rep2-failed.log" "$out/bench-fail/raw/rep2.log"
+sh "$top/host/bench-report.sh" "$out/bench-fail" > "$out/bench-fail.out" 2>&1
+rc=$?
+[ $rc = 1 ] && expect "$out/bench-fail.out" "^| mglru-on | 2 (1 failed) |" &&
+	expect "$out/bench-fail.out" "bench: 1 runs failed without an OOM kill, 0 run sets incomplete"
+result $? "bench report: a failed run is marked and fails the report (exit $rc)"
 exit $bad
