@@ -15,7 +15,7 @@ GUEST_TESTS  := $(patsubst guest/tests/%.c,$(B)/guest/tests/%,$(wildcard guest/t
 GUEST_BINS   := $(patsubst guest/workloads/%.c,$(B)/guest/bin/%,$(wildcard guest/workloads/*.c))
 GUEST_HDRS   := $(wildcard guest/lib/*.h)
 
-.PHONY: all help deps tree kernel initramfs check run bench shell patches series checkpatch clean distclean
+.PHONY: all help deps tree kernel initramfs check run bench check-debug shell patches series checkpatch clean distclean
 
 all: kernel initramfs
 
@@ -24,6 +24,8 @@ help:
 	@echo "                 (FULL=1 every scenario, REPS=n, SWAP=zram, BENCHFLAGS=...)"
 	@echo "make run         boot the patched kernel and run one qsbench"
 	@echo "make check       build, boot and run every test; ends 'N passed, N failed'"
+	@echo "make check-debug the reliability run on a KASAN/lockdep/UBSAN/KFENCE kernel"
+	@echo "                 (LIFECYCLES=10000, OOM_ROUNDS=5)"
 	@echo "make shell       boot the patched kernel with a shell on the console"
 	@echo "make tree        $(TREE): Debian's 6.12 source with patches/ applied (git)"
 	@echo "make patches     regenerate patches/ from the commits in $(TREE)"
@@ -59,6 +61,9 @@ $(INITRD): $(GUEST_TESTS) $(GUEST_BINS) $(wildcard guest/jobs/*) guest/init gues
 
 check: kernel initramfs
 	@sh host/check.sh
+
+check-debug: tree initramfs
+	@LIFECYCLES=$(LIFECYCLES) OOM_ROUNDS=$(OOM_ROUNDS) sh host/check-debug.sh
 
 run: kernel initramfs
 	@sh host/run-qemu.sh --job "run-main" $(RUNFLAGS)

@@ -20,7 +20,7 @@ expect() {	# expect FILE PATTERN: FILE has a line matching PATTERN
 }
 
 echo "TAP version 13"
-echo "1..12"
+echo "1..13"
 
 # 1. The runner rejects a bad option, naming it.
 $run --mem lots > "$out/badopt.out" 2>&1
@@ -97,4 +97,15 @@ rc=$?
 [ $rc = 1 ] && expect "$out/bench-fail.out" "^| mglru-on | 2 (1 failed) |" &&
 	expect "$out/bench-fail.out" "bench: 1 runs failed without an OOM kill, 0 run sets incomplete"
 result $? "bench report: a failed run is marked and fails the report (exit $rc)"
+
+# 13. The debug run's scan for kernel reports: a WARNING splat fails and is
+# printed; a clean log (boot messages of KASAN and KFENCE, a test printing
+# the word WARNING) passes.
+sh "$top/host/kernel-reports.sh" "$fix/kernel_warning.log" > "$out/reports-warn.out" 2>&1
+rc1=$?
+sh "$top/host/kernel-reports.sh" "$fix/kernel_clean.log" > "$out/reports-clean.out" 2>&1
+rc2=$?
+[ $rc1 = 1 ] && [ $rc2 = 0 ] && expect "$out/reports-warn.out" "1 report line(s)" &&
+	expect "$out/reports-warn.out" "| \[   12.345684\]  do_swap_page"
+result $? "kernel report scan: a WARNING fails with its trace, a clean log passes (exit $rc1, $rc2)"
 exit $bad

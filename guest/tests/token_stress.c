@@ -3,17 +3,17 @@
  * Lifecycle stress: the token must survive processes that take it and die.
  *
  * Two thrashers of 55% of RAM each keep the guest swapping (every word
- * checked, every page rewritten per pass).  Three spawners each own 16 MB of memory that the
- * thrashers push out to swap, and fork short-lived children in a loop.  A
- * child moves itself into one of two memory cgroups (one with a small
- * memory.max, so memcg reclaim runs too), reads 32 random pages of the
- * inherited memory back from swap (major faults: it contends for the token;
- * in the limited cgroup it first fills 12 MB of fresh memory)
- * and checks them, then ends in one of four ways: exits; forks a grandchild
- * that does the same and exits beside it; execs a new program; or exits
- * while a second thread is still faulting.  Meanwhile a thread rewrites the
- * token's sysctls with random valid values and slips invalid ones in between,
- * which must fail with EINVAL.
+ * checked, every page rewritten per pass).  Six spawners each own 16 MB of
+ * memory that the thrashers push out to swap, and fork short-lived children
+ * in a loop.  A child moves itself into one of two memory cgroups (one with
+ * a small memory.max, so memcg reclaim runs too; there it first fills 12 MB
+ * of fresh memory), reads 32 random pages of the inherited memory back from
+ * swap (major faults: it contends for the token) and checks them, then ends
+ * in one of four ways: exits; forks a grandchild that does the same and
+ * exits beside it; execs a new program; or exits while a second thread is
+ * still faulting.  Meanwhile a thread rewrites the token's sysctls with
+ * random valid values and slips invalid ones in between, which must fail
+ * with EINVAL.
  *
  * guest_stress_lifecycles=N (default 600) and guest_stress_seconds=S
  * (default 150) on the kernel command line set the target and the time
@@ -31,7 +31,7 @@
 #include "thrash.h"
 #include "token.h"
 
-#define SPAWNERS	3
+#define SPAWNERS	6
 #define REGION_MB	16
 #define READS		32
 #define CG		"/sys/fs/cgroup/"
