@@ -101,6 +101,11 @@ END {
 			p50[s, c] = median(L[s, c, "p50"]); p99[s, c] = median(L[s, c, "p99"])
 			b = base(c)
 			note = bad[s, c] ? sprintf(" (%d failed)", bad[s, c]) : ""
+			if (L[s, c, s == "hogint" ? "p99" : "time"] == "") {
+				printf "| %s | %d%s |%s %d | - |\n", c, runs[s, c], note,
+					s == "hogint" ? " - | - | - | - | - | - |" : " - | - | - | - | - | - | - |", oom[s, c]
+				continue
+			}
 			if (s == "hogint")
 				printf "| %s | %d%s | %s | %s (%s-%s) | %s | %s | %d | %.1f | %d | %d |\n", c, runs[s, c], note,
 					p50[s, c], p99[s, c], minmax(L[s, c, "p99"], "min"), minmax(L[s, c, "p99"], "max"),
@@ -121,9 +126,14 @@ END {
 		for (j = 1; j <= nc; j++) if (C[j] ~ /-on$/) {
 			c = C[j]; x = med["qs2", c] / floor["qs2"]
 			printf "- headline, %s: %.2f x serial floor (target <= 1.25): %s\n", c, x, x <= 1.25 ? "met" : "MISSED"
-			for (k = 1; k <= nc; k++) if (C[k] ~ /^mglru-(off|ttl)$/)
-				printf "- headline, %s vs %s: %.1f s vs %.1f s: %s\n", c, C[k], med["qs2", c], med["qs2", C[k]],
-					med["qs2", c] < med["qs2", C[k]] ? "faster (met)" : "NOT faster (missed)"
+			for (k = 1; k <= nc; k++) if (C[k] ~ /^mglru-(off|ttl)$/) {
+				if (med["qs2", C[k]] == "nan")
+					printf "- headline, %s vs %s: %.1f s; %s finished no run (OOM kills: %d)\n", c, C[k],
+						med["qs2", c], C[k], oom["qs2", C[k]]
+				else
+					printf "- headline, %s vs %s: %.1f s vs %.1f s: %s\n", c, C[k], med["qs2", c], med["qs2", C[k]],
+						med["qs2", c] < med["qs2", C[k]] ? "faster (met)" : "NOT faster (missed)"
+			}
 		}
 	}
 	for (i = 1; i <= ns; i++) for (j = 1; j <= nc; j++) if (C[j] ~ /-on$/) {
@@ -158,6 +168,7 @@ function med(list,    n, a, i, j, t) {
 	return n == 0 ? "NaN" : n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
 NR == 1 { next }
+$4 != 0 { next }	# failed runs have no comparable time
 { col = $1 == "hogint" ? $13 : $5 }
 $2 == "floor" { if ($1 == "hogint") f[$1] = f[$1] " " col; else fs[$1, $3] += col; next }
 { v[$1, $2] = v[$1, $2] " " col }
@@ -177,7 +188,7 @@ END {
 	}
 }' "$tsv" > "$dir/plot-time.dat"
 
-awk -F '\t' 'NR > 1 && $1 == "qs2" && $2 != "floor" { print $2, $5 }' "$tsv" > "$dir/plot-headline.dat"
+awk -F '\t' 'NR > 1 && $1 == "qs2" && $2 != "floor" { print $2, $5, $4 == 0 }' "$tsv" > "$dir/plot-headline.dat"
 hfloor=$(awk -F '\t' 'NR > 1 && $1 == "qs2" && $2 == "floor" { f[$3] += $5 } END { n = 0; for (r in f) v[++n] = f[r]
 	for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
 	print n ? (n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2) : 0 }' "$tsv")
@@ -211,7 +222,8 @@ set yrange [0:*]
 set xtics ($(i=0; for c in $configs; do printf '"%s" %d, ' "$c" $i; i=$((i + 1)); done | sed 's/, $//'))
 set xrange [-0.5:$(($(echo $configs | wc -w) - 1)).5]
 idx(c) = $(i=0; for c in $configs; do printf '(c eq "%s") ? %d : ' "$c" $i; i=$((i + 1)); done) -1
-plot "plot-headline.dat" using (idx(strcol(1))):2 with points pt 7 ps 1.5 title "run", \
+plot "plot-headline.dat" using (idx(strcol(1))):(\$3 > 0 ? \$2 : 1/0) with points pt 7 ps 1.5 title "run", \
+     "plot-headline.dat" using (idx(strcol(1))):(\$3 > 0 ? 1/0 : \$2) with points pt 2 ps 1.5 lw 2 title "failed run (OOM kill)", \
      $hfloor with lines dt 2 lw 2 lc rgb "black" title sprintf("serial floor %.1f s", $hfloor)
 GNUPLOT
 cd - >/dev/null
