@@ -4,8 +4,11 @@
  * (DIR/fthrash.N, a known pattern) and exits.  Without, forks -p children;
  * child i maps file i read-only (MAP_SHARED) and reads the first word of
  * every page, checking it against the pattern, for -n passes: in file order,
- * or with -r in a scrambled order with readahead off (MADV_RANDOM), so that
- * every page not in the page cache is a major fault.  When the files
+ * or with -r in a scrambled order, where read-around soon gives up (the
+ * kernel stops it after many misses) and nearly every page not in the page
+ * cache is a major fault.  Not MADV_RANDOM: the kernel ignores references
+ * through such a mapping (vma_has_recency()), and with them the swap token's
+ * protection, which is what the bench wants to see.  When the files
  * together are larger than RAM every pass faults through filemap_fault(),
  * the page-cache path of the swap token.  Prints the wall time; exit status
  * 1 if a word was wrong or a child died.
@@ -91,8 +94,6 @@ static int child(long i)
 		perror("fthrash: mmap");
 		return 1;
 	}
-	if (scramble)
-		madvise((void *)mem, len, MADV_RANDOM);
 	for (long n = 0; n < passes; n++) {
 		for (size_t k = 0; k < pages; k++) {
 			size_t p = scramble ? k * STRIDE % pages : k;
