@@ -63,7 +63,7 @@ check: kernel initramfs
 	@sh host/check.sh
 
 check-debug: tree initramfs
-	@LIFECYCLES=$(LIFECYCLES) OOM_ROUNDS=$(OOM_ROUNDS) sh host/check-debug.sh
+	@LIFECYCLES=$(LIFECYCLES) OOM_ROUNDS=$(OOM_ROUNDS) STRESS_SECONDS=$(STRESS_SECONDS) sh host/check-debug.sh
 
 run: kernel initramfs
 	@sh host/run-qemu.sh --job "run-main" $(RUNFLAGS)

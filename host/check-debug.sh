@@ -2,10 +2,11 @@
 # 'make check-debug': the reliability run on a debug kernel (KASAN, lockdep,
 # DEBUG_VM, DEBUG_ATOMIC_SLEEP, KFENCE, UBSAN; config/debug.config), built in
 # its own directory.  Boots it twice: MGLRU with 1 GiB of swap for every
-# guest test with the lifecycle stress at LIFECYCLES (default 10000), and the
-# classic LRU with 128 MB of swap for the OOM edge (OOM_ROUNDS per setting,
-# default 5).  Any kernel report in either console log fails the run.  Ends
-# with 'N passed, N failed' like make check, and writes the figures
+# guest test with the lifecycle stress at LIFECYCLES (default 10000) within
+# STRESS_SECONDS (default 4500), and the classic LRU with 128 MB of swap for
+# the OOM edge (OOM_ROUNDS per setting, default 5).  Any kernel report in
+# either console log fails the run.  Ends with 'N passed, N failed' like
+# make check, and writes the figures
 # (lifecycles, reports, bytes verified, OOM kills off/on) to
 # build/check-debug/figures.md.
 set -u
@@ -15,7 +16,10 @@ out=$top/build/check-debug
 kbuild=$top/build/kbuild-debug
 lifecycles=${LIFECYCLES:-10000}
 rounds=${OOM_ROUNDS:-5}
-case $lifecycles$rounds in *[!0-9]*) echo "check-debug: LIFECYCLES and OOM_ROUNDS must be numbers" >&2; exit 2 ;; esac
+seconds=${STRESS_SECONDS:-4500}
+case "$lifecycles$rounds$seconds" in
+*[!0-9]*|'') echo "check-debug: LIFECYCLES, OOM_ROUNDS and STRESS_SECONDS must be numbers" >&2; exit 2 ;;
+esac
 
 sh "$top/host/build-kernel.sh" "$kbuild" "$top/config/base.config" "$top/config/test.config" \
 	"$top/config/debug.config" || exit 1
@@ -35,8 +39,8 @@ boot() {	# boot NAME RUNNER-OPTIONS...
 }
 
 # Console at KERN_WARNING and above: every report reaches the log.
-boot stress --lru mglru --swap disk --timeout 5400 \
-	--append "guest_stress_lifecycles=$lifecycles guest_stress_seconds=4500" \
+boot stress --lru mglru --swap disk --timeout $((seconds + 1800)) \
+	--append "guest_stress_lifecycles=$lifecycles guest_stress_seconds=$seconds" \
 	--job "dmesg -n 5; run-tests"
 boot oom --lru classic --swap disk --swap-size 128 --timeout 2400 \
 	--append "kunit.enable=0 guest_oom_rounds=$rounds" \

