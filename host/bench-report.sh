@@ -28,8 +28,8 @@ cols="s c r rc time majflt pswpin pswpout psi_full_ms oom taken p50 p99 hog"
 
 rm -f "$dir"/*.png "$dir"/timeline-*
 
-summary=$(awk -F '\t' -v scenarios="$scenarios" -v configs="$configs" -v setup="$(cat "$dir/setup")" '
-function median(list,    n, a, i, j, t) {
+# Median and min/max of a space-separated list: shared by the awk programs below.
+stats_awk='function median(list,    n, a, i, j, t) {
 	n = split(list, a, " ")
 	for (i = 2; i <= n; i++) { t = a[i] + 0; for (j = i - 1; j >= 1 && a[j] + 0 > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
 	if (n == 0) return "nan"
@@ -40,6 +40,9 @@ function minmax(list, which,    n, a, i, m) {
 	for (i = 2; i <= n; i++) if (which == "min" ? a[i] + 0 < m : a[i] + 0 > m) m = a[i] + 0
 	return m
 }
+'
+
+summary=$(awk -F '\t' -v scenarios="$scenarios" -v configs="$configs" -v setup="$(cat "$dir/setup")" "$stats_awk"'
 function base(c) { if (c ~ /-on$/) { sub(/-on$/, "-off", c); return c } if (c == "mglru-ttl") return "mglru-off"; return "" }
 function add(key, val) { if (val != "-" && val != "") L[key] = L[key] " " val }
 function ratio(a, b) { return (b + 0 > 0 && a != "nan" && b != "nan") ? sprintf("%.2f", a / b) : "-" }
@@ -160,13 +163,7 @@ echo "$summary"
 
 # Plot data: per scenario, per configuration median/min/max relative to the
 # floor (hogint: p99 latency relative to the interactive process alone).
-awk -F '\t' -v scenarios="$scenarios" -v configs="$configs" '
-function med(list,    n, a, i, j, t) {
-	n = split(list, a, " ")
-	for (i = 2; i <= n; i++) { t = a[i] + 0; for (j = i - 1; j >= 1 && a[j] + 0 > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
-	lo = a[1]; hi = a[n]
-	return n == 0 ? "NaN" : n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
+awk -F '\t' -v scenarios="$scenarios" -v configs="$configs" "$stats_awk"'
 NR == 1 { next }
 $4 != 0 { next }	# failed runs have no comparable time
 { col = $1 == "hogint" ? $13 : $5 }
@@ -177,21 +174,20 @@ END {
 	for (i = 1; i <= ns; i++) {
 		s = S[i]
 		if (s != "hogint") for (k in fs) { split(k, kk, SUBSEP); if (kk[1] == s) f[s] = f[s] " " fs[k] }
-		fl = med(f[s])
+		fl = median(f[s])
 		printf "%s", s
 		for (j = 1; j <= nc; j++) {
-			m = med(v[s, C[j]])
-			if (m == "NaN" || fl == "NaN" || fl == 0) printf " NaN NaN NaN"
-			else printf " %.3f %.3f %.3f", m / fl, lo / fl, hi / fl
+			m = median(v[s, C[j]])
+			if (m == "nan" || fl == "nan" || fl == 0) printf " NaN NaN NaN"
+			else printf " %.3f %.3f %.3f", m / fl, minmax(v[s, C[j]], "min") / fl,
+				    minmax(v[s, C[j]], "max") / fl
 		}
 		printf "\n"
 	}
 }' "$tsv" > "$dir/plot-time.dat"
 
 awk -F '\t' 'NR > 1 && $1 == "qs2" && $2 != "floor" { print $2, $5, $4 == 0 }' "$tsv" > "$dir/plot-headline.dat"
-hfloor=$(awk -F '\t' 'NR > 1 && $1 == "qs2" && $2 == "floor" { f[$3] += $5 } END { n = 0; for (r in f) v[++n] = f[r]
-	for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
-	print n ? (n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2) : 0 }' "$tsv")
+hfloor=$(awk '/^## qs2:/ { q = 1 } q && /^Serial floor:/ { print $3; exit }' "$md")
 
 cd "$dir"
 gnuplot <<GNUPLOT
