@@ -53,7 +53,7 @@ def walk(label, test, path):
        test.status == kunit_parser.TestStatus.SKIPPED:
         passed += 1
     elif test.status != kunit_parser.TestStatus.NO_TESTS:
-        fail(label, f'{name}: {test.status.name.lower()}', test.log[-30:])
+        fail(label, f'{name}: {test.status.name.lower()}', test.log[-80:])
 
 
 def parse(label, lines):

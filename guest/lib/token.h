@@ -8,6 +8,7 @@
 #ifndef TOKEN_H
 #define TOKEN_H
 
+#include <sys/klog.h>
 #include <sys/mman.h>
 #include "kselftest.h"
 #include "guest.h"
@@ -176,12 +177,36 @@ static inline long long *oom_kills_at_setup(void)
  * A test point: nobody was OOM-killed since token_setup().  The tests leave
  * plenty of swap free, and the token must never cause an OOM kill.
  */
+/*
+ * Print the kernel log's OOM reports (from "invoked oom-killer" to "Killed
+ * process"), so that a failure explains itself in the test output.
+ */
+static inline void print_oom_report(void)
+{
+	static char log[1 << 17];
+	int len = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, sizeof(log) - 1);
+	int in_report = 0;
+
+	if (len <= 0)
+		return;
+	log[len] = 0;
+	for (char *line = strtok(log, "\n"); line; line = strtok(NULL, "\n")) {
+		in_report |= !!strstr(line, "invoked oom-killer");
+		if (in_report)
+			ksft_print_msg("kernel: %s\n", line);
+		if (strstr(line, "Killed process"))
+			in_report = 0;
+	}
+}
+
 static inline void check_no_oom_kill(void)
 {
 	long long n = vmstat("oom_kill") - *oom_kills_at_setup();
 
-	if (n)
-		ksft_print_msg("oom_kill +%lld (see dmesg)\n", n);
+	if (n) {
+		ksft_print_msg("oom_kill +%lld\n", n);
+		print_oom_report();
+	}
 	ksft_test_result(!n, "nobody was OOM-killed\n");
 }
 
