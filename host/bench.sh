@@ -8,14 +8,17 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-all_scenarios="qs2 qs4 qs8 file hogint fit fitfile"
+all_scenarios="qs2 qs4 qs8 file hogint huge fit fitfile"
 all_configs="classic-off classic-on mglru-off mglru-on mglru-ttl"
+# Also known, not run by default: the token without its size limit.
+more_configs="classic-nolimit mglru-nolimit"
 usage() {
 	cat <<USAGE
 usage: $0 [options]
   --full              every scenario ($all_scenarios)
   --scenarios LIST    scenarios to run (default: qs2, the headline)
-  --configs LIST      configurations (default: $all_configs)
+  --configs LIST      configurations (default: $all_configs;
+                      also known: $more_configs)
   --reps N            repetitions, each in a fresh guest (default 3)
   --swap KIND         disk or zram (default disk)
   --mem MB            guest RAM (default 256)
@@ -51,7 +54,10 @@ done
 [ -n "$scenarios" ] || die "no scenario given"
 [ -n "$configs" ] || die "no configuration given"
 for s in $scenarios; do in_list "$s" "$all_scenarios" || die "unknown scenario '$s' (known: $all_scenarios)"; done
-for c in $configs; do in_list "$c" "$all_configs" || die "unknown configuration '$c' (known: $all_configs)"; done
+for c in $configs; do
+	in_list "$c" "$all_configs $more_configs" ||
+		die "unknown configuration '$c' (known: $all_configs $more_configs)"
+done
 scenarios=$(echo $scenarios) configs=$(echo $configs)
 
 scratch=

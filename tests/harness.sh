@@ -80,7 +80,8 @@ rc2=$?
 result $? "bench rejects a bad option and an unknown scenario (exit $rc1, $rc2)"
 
 # 11-12. The bench report on canned console logs: medians, floor and ratios
-# as computed by hand, the plots; then one failed run fails the report.
+# as computed by hand (also the huge scenario's small/big finish times), the
+# plots; then one failed run fails the report.
 rm -rf "$out/bench-ok" "$out/bench-fail"
 cp -r "$fix/bench" "$out/bench-ok"
 sh "$top/host/bench-report.sh" "$out/bench-ok" > "$out/bench-ok.out" 2>&1
@@ -88,6 +89,8 @@ rc=$?
 [ $rc = 0 ] && expect "$out/bench-ok.out" "^Serial floor: 26.2 s" &&
 	expect "$out/bench-ok.out" "^| mglru-on | 2 | 29.0 (28.0-30.0) | 1.11 | 0.76 | 15000 |" &&
 	expect "$out/bench-ok.out" "^- headline, mglru-on vs mglru-off: 29.0 s vs 38.0 s: faster (met)" &&
+	expect "$out/bench-ok.out" "^| mglru-on | 31.0 (30.0-32.0) | 0.55 | 51.0 (50.0-52.0) | 0.86 |" &&
+	expect "$out/bench-ok.out" "^- huge, mglru-on: small ones 0.55 x token off (target <= 0.8), big one 0.86 x" &&
 	[ -s "$out/bench-ok/time.png" ] && [ -s "$out/bench-ok/timeline-qs2.png" ]
 result $? "bench report: medians, serial floor, ratios and plots (exit $rc)"
 cp -r "$fix/bench" "$out/bench-fail"

@@ -16,6 +16,7 @@
 #define TOKEN_ENABLE	"/proc/sys/vm/swap_token"
 #define TOKEN_INTERVAL	"/proc/sys/vm/swap_token_interval_ms"
 #define TOKEN_TIMEOUT	"/proc/sys/vm/swap_token_timeout_ms"
+#define TOKEN_SIZE_LIMIT "/proc/sys/vm/swap_token_size_limit_pct"
 #define TOKEN_HOLDER	"/proc/sys/vm/swap_token_holder"
 #define TRACING		"/sys/kernel/tracing/"
 #define TOKEN_EVENTS	TRACING "events/swap_token/"
@@ -108,10 +109,10 @@ static inline long long token_stat(const char *name)
 }
 
 /* All swap_token_* vmstat counters, to report what happened during a phase. */
-#define TOKEN_NR_COUNTERS	7
+#define TOKEN_NR_COUNTERS	9
 static const char *const token_counter_names[TOKEN_NR_COUNTERS] = {
 	"taken", "release_idle", "release_timeout", "release_exit", "release_valve",
-	"release_disabled", "kept",
+	"release_disabled", "release_size", "refused_size", "kept",
 };
 
 struct token_counters {
@@ -128,7 +129,7 @@ static inline void token_counters_read(struct token_counters *c)
 static inline void token_counters_print(const char *name, const struct token_counters *a,
 					const struct token_counters *b)
 {
-	char line[256];
+	char line[384];
 	int len = 0;
 
 	for (int i = 0; i < TOKEN_NR_COUNTERS; i++)

@@ -165,6 +165,8 @@ int main(void)
 	ksft_set_plan(6);
 	must_set(TOKEN_INTERVAL, INTERVAL_MS);
 	must_set(TOKEN_TIMEOUT, TIMEOUT_MS);
+	/* The children are bigger than RAM, which the size limit would not allow. */
+	must_set(TOKEN_SIZE_LIMIT, 0);
 	st = thrash_stats(2);
 	for (int i = 0; i < 2; i++) {
 		struct thrash_spec spec = { .name = i ? "prot-1" : "prot-0", .mb = mb,

@@ -168,20 +168,24 @@ static long rnd_range(unsigned int *r, long lo, long hi)
 static void *sysctl_writer(void *arg)
 {
 	static const char *const bad[] = { "-1", "abc", "99999999999999999999", "7x", "1.5" };
-	static const char *const knob[] = { TOKEN_ENABLE, TOKEN_INTERVAL, TOKEN_TIMEOUT };
+	static const char *const knob[] = {
+		TOKEN_ENABLE, TOKEN_INTERVAL, TOKEN_TIMEOUT, TOKEN_SIZE_LIMIT,
+	};
 	unsigned int r = 12345;
 	char val[32];
 
 	(void)arg;
 	while (!writer_stop) {
-		int k = rand_r(&r) % 3;
+		int k = rand_r(&r) % ARRAY_SIZE(knob);
 
 		if (k == 0)
 			snprintf(val, sizeof(val), "%d", rand_r(&r) % 4 != 0);
 		else if (k == 1)
 			snprintf(val, sizeof(val), "%ld", rnd_range(&r, 10, 200));
-		else
+		else if (k == 2)
 			snprintf(val, sizeof(val), "%ld", rnd_range(&r, 100, 1000));
+		else
+			snprintf(val, sizeof(val), "%ld", rnd_range(&r, 0, 100));
 		if (!write_file(knob[k], val))
 			good_writes++;
 		bad_writes++;
@@ -232,6 +236,7 @@ int main(void)
 	token_setup(512);
 	setting_set(TOKEN_INTERVAL, "50");
 	setting_set(TOKEN_TIMEOUT, "500");
+	setting_set(TOKEN_SIZE_LIMIT, "75");
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED)
 		ksft_exit_fail_perror("mmap");

@@ -39,7 +39,11 @@ static const struct knob knobs[] = {
 	{ TOKEN_TIMEOUT, "swap_token_timeout_ms", { "12345" },
 	  { "0", "99", "3600001", "-100", "2147483648", "4294967796" },
 	  { "100", "3600000", "300000\n", "1500" } },
+	{ TOKEN_SIZE_LIMIT, "swap_token_size_limit_pct", { "33" },
+	  { "101", "-1", "1000", "2147483648", "4294967296", "4294967297" },
+	  { "0", "100", "75\n", "1" } },
 };
+#define NKNOBS	ARRAY_SIZE(knobs)
 
 /* Invalid for every knob; the overlong ones are filled in by main(). */
 static char long_digits[LONG_LEN + 1], long_alpha[LONG_LEN + 1], long_zeros[LONG_LEN + 1];
@@ -166,8 +170,9 @@ struct race {
 	long writes, bad_results, bad_reads;
 };
 
-static const long race_good[3][GOOD_MAX] = {
+static const long race_good[NKNOBS][GOOD_MAX] = {
 	{ 0, 1, 0, 1 }, { 10, 100, 2000, 60000 }, { 100, 1500, 300000, 3600000 },
+	{ 0, 1, 75, 100 },
 };
 
 static int race_valid(int k, long v)
@@ -192,7 +197,7 @@ static void *race_thread(void *arg)
 	struct race *r = arg;
 
 	while (now_s() < r->end) {
-		int k = rand_r(&r->seed) % 3, bad = rand_r(&r->seed) % 2, err;
+		int k = rand_r(&r->seed) % NKNOBS, bad = rand_r(&r->seed) % 2, err;
 		char val[32];
 
 		if (bad) {
@@ -222,7 +227,7 @@ static void test_race(void)
 	pthread_attr_t attr;
 	long writes = 0, results = 0, reads = 0, final_bad = 0;
 
-	for (int k = 0; k < 3; k++)
+	for (size_t k = 0; k < NKNOBS; k++)
 		setting_setl(knobs[k].path, race_good[k][1]);
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, 256 << 10);
@@ -237,7 +242,7 @@ static void test_race(void)
 		results += r[i].bad_results;
 		reads += r[i].bad_reads;
 	}
-	for (int k = 0; k < 3; k++) {
+	for (size_t k = 0; k < NKNOBS; k++) {
 		long v = read_knob(knobs[k].path);
 
 		ksft_print_msg("after the race %s = %ld\n", knobs[k].name, v);

@@ -3,8 +3,10 @@
  * qsbench: the classic thrashing benchmark, written from its description
  * (Lorenzo Allegrucci, 2002).  The parent forks -p children; each fills an
  * array of -m MB with rand() after srand(seed), quicksorts it and checks
- * that it is sorted.  A wrong result is a failure (exit 1).  Prints the
- * wall time of the whole run, and of each child with -v.
+ * that it is sorted.  A wrong result is a failure (exit 1).  -b adds one
+ * more child with an array of -b MB (the "huge" bench scenario: one big
+ * process among small ones).  Prints the wall time of the whole run, and of
+ * each child with -v.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +19,7 @@
 
 static void usage(const char *msg)
 {
-	fprintf(stderr, "qsbench: %s\nusage: qsbench [-p procs] [-m MB] [-s seed] [-v]\n", msg);
+	fprintf(stderr, "qsbench: %s\nusage: qsbench [-p procs] [-m MB] [-b big MB] [-s seed] [-v]\n", msg);
 	exit(2);
 }
 
@@ -108,14 +110,15 @@ static int child(long mb, unsigned int seed, int verbose, int id)
 
 int main(int argc, char **argv)
 {
-	long procs = 1, mb = 10, seed = 1;
+	long procs = 1, mb = 10, big = 0, seed = 1;
 	int opt, verbose = 0, failed = 0, status;
 	double start;
 
-	while ((opt = getopt(argc, argv, "p:m:s:v")) != -1) {
+	while ((opt = getopt(argc, argv, "p:m:b:s:v")) != -1) {
 		switch (opt) {
 		case 'p': procs = arg_num("qsbench", "-p", optarg, 1, 1024); break;
 		case 'm': mb = arg_num("qsbench", "-m", optarg, 1, 1 << 20); break;
+		case 'b': big = arg_num("qsbench", "-b", optarg, 1, 1 << 20); break;
 		case 's': seed = arg_num("qsbench", "-s", optarg, 0, 0x7fffffff); break;
 		case 'v': verbose = 1; break;
 		default: usage("unknown option");
@@ -126,7 +129,7 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	start = now();
-	for (int i = 0; i < procs; i++) {
+	for (int i = 0; i < procs + !!big; i++) {
 		pid_t pid = fork();
 
 		if (pid < 0) {
@@ -134,11 +137,15 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		if (pid == 0)
-			_exit(child(mb, seed, verbose, i));
+			_exit(child(i < procs ? mb : big, seed, verbose, i));
 	}
 	while (wait(&status) > 0)
 		failed |= !WIFEXITED(status) || WEXITSTATUS(status);
-	printf("qsbench: %ld x %ld MB: %.2f s%s\n", procs, mb, now() - start,
-	       failed ? " (FAILED)" : "");
+	if (big)
+		printf("qsbench: %ld x %ld MB + 1 x %ld MB: %.2f s%s\n", procs, mb, big,
+		       now() - start, failed ? " (FAILED)" : "");
+	else
+		printf("qsbench: %ld x %ld MB: %.2f s%s\n", procs, mb, now() - start,
+		       failed ? " (FAILED)" : "");
 	return failed;
 }
