@@ -175,10 +175,6 @@ static inline long long *oom_kills_at_setup(void)
 }
 
 /*
- * A test point: nobody was OOM-killed since token_setup().  The tests leave
- * plenty of swap free, and the token must never cause an OOM kill.
- */
-/*
  * Print the kernel log's OOM reports (from "invoked oom-killer" to "Killed
  * process"), so that a failure explains itself in the test output.
  */
@@ -200,6 +196,10 @@ static inline void print_oom_report(void)
 	}
 }
 
+/*
+ * A test point: nobody was OOM-killed since token_setup().  The tests leave
+ * plenty of swap free, and the token must never cause an OOM kill.
+ */
 static inline void check_no_oom_kill(void)
 {
 	long long n = vmstat("oom_kill") - *oom_kills_at_setup();
