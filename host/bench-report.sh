@@ -43,7 +43,7 @@ function minmax(list, which,    n, a, i, m) {
 '
 
 summary=$(awk -F '\t' -v scenarios="$scenarios" -v configs="$configs" -v setup="$(cat "$dir/setup")" "$stats_awk"'
-function base(c) { if (c ~ /-(on|nolimit)$/) { sub(/-(on|nolimit)$/, "-off", c); return c } if (c == "mglru-ttl") return "mglru-off"; return "" }
+function base(c) { if (c ~ /-(on|nolimit|nogate)$/) { sub(/-(on|nolimit|nogate)$/, "-off", c); return c } if (c == "mglru-ttl") return "mglru-off"; return "" }
 function add(key, val) { if (val != "-" && val != "") L[key] = L[key] " " val }
 function ratio(a, b) { return (b + 0 > 0 && a != "nan" && b != "nan") ? sprintf("%.2f", a / b) : "-" }
 NR == 1 { next }
@@ -72,10 +72,11 @@ END {
 	title["qs4"] = "qsbench, 4 processes, 1.2 x RAM in total"
 	title["qs8"] = "qsbench, 8 processes, 1.2 x RAM in total"
 	title["file"] = "file-backed: 2 processes reading mmap-ed files in scrambled order, 1.2 x RAM in total, 2 passes"
+	title["stream"] = "qsbench, 2 processes, 1.2 x RAM in total, beside a reader streaming through a cold file of RAM size"
 	title["hogint"] = "hog (1.1 x RAM) + interactive (32 MB, wakes every 2 s, 15 times)"
 	title["fit"] = "no pressure: qsbench, 2 processes, 0.6 x RAM in total"
 	title["fitfile"] = "no pressure: file-backed, scrambled, 2 processes, 0.6 x RAM in total, 2 passes"
-	title["huge"] = "qsbench, one big process (0.85 x RAM) and three small ones (0.15 x RAM each)"
+	title["huge"] = "qsbench, one big process (0.8 x RAM) and three small ones (0.25 x RAM each)"
 	print "# make bench results\n"
 	n = split(setup, SU, "\n"); for (i = 1; i <= n; i++) print "    " SU[i]
 	print "\nMedian of the repetitions with (min-max); every run starts from dropped caches"

@@ -8,10 +8,11 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-all_scenarios="qs2 qs4 qs8 file hogint huge fit fitfile"
+all_scenarios="qs2 qs4 qs8 file stream hogint huge fit fitfile"
 all_configs="classic-off classic-on mglru-off mglru-on mglru-ttl"
-# Also known, not run by default: the token without its size limit.
-more_configs="classic-nolimit mglru-nolimit"
+# Also known, not run by default: the token without its size limit, and
+# without its refault gate.
+more_configs="classic-nolimit mglru-nolimit classic-nogate mglru-nogate"
 usage() {
 	cat <<USAGE
 usage: $0 [options]
@@ -61,7 +62,7 @@ done
 scenarios=$(echo $scenarios) configs=$(echo $configs)
 
 scratch=
-case " $scenarios " in *" file "*|*" fitfile "*) scratch="--scratch 1024" ;; esac
+case " $scenarios " in *" file "*|*" fitfile "*|*" stream "*) scratch="--scratch 1024" ;; esac
 # Generous: a thrashing run takes about a minute here; a hung guest still fails.
 nsc=$(echo $scenarios | wc -w) ncf=$(echo $configs | wc -w)
 timeout=$((300 + nsc * (ncf + 8) * 150))

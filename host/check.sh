@@ -24,8 +24,8 @@ boot() {
 }
 
 # KUnit runs once, in the first boot; later boots pass kunit.enable=0.
-boot mglru   --lru mglru   --swap disk --timeout 1200
-boot classic --lru classic --swap disk --timeout 1200 --append kunit.enable=0
+boot mglru   --lru mglru   --swap disk --scratch 512 --timeout 1200
+boot classic --lru classic --swap disk --scratch 512 --timeout 1200 --append kunit.enable=0
 boot zram    --lru mglru   --swap zram --swap-size 256 --timeout 300 \
 	--append kunit.enable=0 --job "run-tests pipeline_env"
 # The OOM edge needs RAM + swap nearly full: a small swap, both LRUs.

@@ -42,6 +42,9 @@ static const struct knob knobs[] = {
 	{ TOKEN_SIZE_LIMIT, "swap_token_size_limit_pct", { "33" },
 	  { "101", "-1", "1000", "2147483648", "4294967296", "4294967297" },
 	  { "0", "100", "75\n", "1" } },
+	{ TOKEN_REFAULT_GATE, "swap_token_refault_gate", { "0", "1" },
+	  { "2", "-1", "10", "2147483648", "4294967296", "4294967297" },
+	  { "0", "1", "1\n", "0\n" } },
 };
 #define NKNOBS	ARRAY_SIZE(knobs)
 
@@ -172,7 +175,7 @@ struct race {
 
 static const long race_good[NKNOBS][GOOD_MAX] = {
 	{ 0, 1, 0, 1 }, { 10, 100, 2000, 60000 }, { 100, 1500, 300000, 3600000 },
-	{ 0, 1, 75, 100 },
+	{ 0, 1, 75, 100 }, { 0, 1, 0, 1 },
 };
 
 static int race_valid(int k, long v)

@@ -82,6 +82,8 @@ static int child(long i)
 	int fd;
 
 	prctl(PR_SET_NAME, "fthrash");
+	/* Killing fthrash (the bench's background reader) ends its children too. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	file_name(name, sizeof(name), i);
 	fd = open(name, O_RDONLY);
 	if (fd < 0) {

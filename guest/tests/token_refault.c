@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Only thrashing takes the token (vm.swap_token_refault_gate).  T1 and T2
+ * cycle over 60% of RAM each, so they fault back pages they lost a moment
+ * ago; S reads a file of 75% of RAM that is not in the page cache and has
+ * never been reclaimed (written with the cache dropped behind it), one pass
+ * in a scrambled order, so that nearly every page it touches is a major
+ * fault of a cold page.  200 ms check interval, 3 s timeout, no size limit.
+ *
+ *  - gate on: S faults but never takes the token, its faults are counted as
+ *    refused (swap_token_refused_cold), and T1 or T2 does take it: their
+ *    refaults are recent enough for the workingset code;
+ *  - gate off: a second streaming reader in the same load does take the
+ *    token.  Without this control, an S that never contended at all would
+ *    pass the first part too.
+ *
+ * Needs the scratch disk (/mnt/scratch): tmpfs pages are not page cache
+ * that a cold read could miss.
+ */
+#include <fcntl.h>
+#include <sys/stat.h>
+#include "kselftest.h"
+#include "guest.h"
+#include "thrash.h"
+#include "token.h"
+
+#define FILE_PATH	"/mnt/scratch/token_refault"
+#define FILE_SEED	77
+#define INTERVAL_MS	200
+#define TIMEOUT_MS	3000
+#define RUN_S		12	/* the gate-on run */
+#define RUN_MAX_S	40	/* the gate-off run: until the reader takes it */
+#define STRIDE		7919	/* prime: k * STRIDE mod pages visits every page once */
+#define MAX_EVENTS	4096
+
+static struct token_event ev[MAX_EVENTS];
+static long file_mb;
+
+/* Write the file with the cache dropped behind it: no page of it is reclaimed. */
+static int make_file(void)
+{
+	static uint64_t buf[256 * THRASH_WORDS];	/* 1 MB */
+	size_t pages = (size_t)file_mb << 8;
+	int fd = open(FILE_PATH, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (fd < 0)
+		return -1;
+	for (size_t p = 0; p < pages; p += 256) {
+		for (size_t k = 0; k < 256; k++)
+			thrash_fill_page(buf + k * THRASH_WORDS, FILE_SEED, p + k);
+		if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf) || fdatasync(fd) ||
+		    posix_fadvise(fd, p * THRASH_PAGE, sizeof(buf), POSIX_FADV_DONTNEED)) {
+			close(fd);
+			return -1;
+		}
+	}
+	return close(fd);
+}
+
+/*
+ * A streaming reader: map the file and check every page once, in a
+ * scrambled order where read-around soon gives up.  Bytes checked and
+ * wrong go to *st.
+ */
+static void reader(const void *arg, struct thrash_stat *st)
+{
+	size_t pages = (size_t)file_mb << 8;
+	const uint64_t *mem;
+	int fd;
+
+	(void)arg;
+	prctl(PR_SET_NAME, "streamer");
+	fd = open(FILE_PATH, O_RDONLY);
+	mem = fd < 0 ? MAP_FAILED : mmap(NULL, pages * THRASH_PAGE, PROT_READ, MAP_SHARED, fd, 0);
+	if (mem == MAP_FAILED)
+		_exit(3);
+	for (size_t k = 0; k < pages; k++) {
+		size_t p = k * STRIDE % pages;
+
+		st->bad += thrash_check_page(mem + p * THRASH_WORDS, FILE_SEED, p);
+		st->checked += THRASH_PAGE;
+	}
+	st->done = 1;
+	_exit(st->bad ? 1 : 0);
+}
+
+struct run {
+	int takes_s, takes_t;	/* swap_token_take events of S, of T1 and T2 */
+	long majflt;		/* S's major faults */
+	long long refused;	/* swap_token_refused_cold */
+	long long checked, bad;	/* S's bytes */
+};
+
+static int count_takes(int n, pid_t pid)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		k += ev[i].take && ev[i].pid == pid;
+	return k;
+}
+
+/*
+ * Start a reader with the cache dropped, trace at least min_s seconds and
+ * until it took the token or max_s passed, then stop it.
+ */
+static void traced_run(struct run *r, const char *name, const pid_t *t, double min_s,
+		       double max_s)
+{
+	struct thrash_stat *st = thrash_stats(1);
+	long long refused;
+	pid_t s;
+	int n = 0;
+
+	if (write_file("/proc/sys/vm/drop_caches", "3"))
+		ksft_exit_fail_msg("cannot drop the page cache\n");
+	token_reset();
+	if (trace_clear())
+		ksft_exit_fail_msg("cannot empty the trace buffer: %s\n", strerror(errno));
+	refused = token_stat("refused_cold");
+	s = spawn(reader, NULL, st);
+	if (s < 0)
+		ksft_exit_fail_msg("cannot start the reader\n");
+	for (double t0 = now_s(); now_s() - t0 < max_s && !st->done;) {
+		sleep_s(1);
+		n = trace_read(ev, MAX_EVENTS);
+		if (n < 0)
+			ksft_exit_fail_msg("cannot read the trace: %s\n", strerror(-n));
+		if (now_s() - t0 >= min_s && count_takes(n, s))
+			break;
+	}
+	r->majflt = pid_majflt(s);
+	r->refused = token_stat("refused_cold") - refused;
+	thrash_kill(s);
+	r->checked = st->checked;
+	r->bad = st->bad;
+	r->takes_s = count_takes(n, s);
+	r->takes_t = count_takes(n, t[0]) + count_takes(n, t[1]);
+	ksft_print_msg("%s: %d events; takes S %d, T1+T2 %d; S %ld major faults, %lld refused, %lld MB checked, %lld bytes wrong\n",
+		       name, n, r->takes_s, r->takes_t, r->majflt, r->refused,
+		       r->checked >> 20, r->bad);
+}
+
+int main(void)
+{
+	struct run on = { 0 }, off = { 0 };
+	struct thrash_spec spec[2];
+	struct thrash_stat *st;
+	pid_t t[2];
+	long mem;
+
+	ksft_print_header();
+	mem = mem_mb();
+	token_setup(2 * mem);
+	if (access("/mnt/scratch", W_OK))
+		ksft_exit_skip("no scratch disk at /mnt/scratch\n");
+	if (access(TOKEN_REFAULT_GATE, W_OK))
+		ksft_exit_fail_msg("%s is missing\n", TOKEN_REFAULT_GATE);
+	ksft_set_plan(6);
+	must_set(TOKEN_INTERVAL, INTERVAL_MS);
+	must_set(TOKEN_TIMEOUT, TIMEOUT_MS);
+	must_set(TOKEN_SIZE_LIMIT, 0);
+	must_set(TOKEN_REFAULT_GATE, 1);
+	if (trace_start())
+		ksft_exit_skip("no tracefs or no swap_token events\n");
+	file_mb = mem * 3 / 4;
+	if (make_file())
+		ksft_exit_fail_msg("cannot write %s: %s\n", FILE_PATH, strerror(errno));
+
+	st = thrash_stats(2);
+	for (int k = 0; k < 2; k++) {
+		spec[k] = (struct thrash_spec){ .name = k ? "thrash-2" : "thrash-1",
+						.mb = mem * 6 / 10, .seed = 40 + k,
+						.seconds = 300 };
+		t[k] = thrash_spawn(&spec[k], &st[k]);
+	}
+	for (double end = now_s() + 180; t[0] > 0 && t[1] > 0 && now_s() < end &&
+	     !(st[0].passes && st[1].passes);)
+		sleep_s(0.2);
+	if (t[0] < 0 || t[1] < 0 || !st[0].passes || !st[1].passes)
+		ksft_exit_fail_msg("the thrashing processes did not start cycling\n");
+	ksft_print_msg("T1 %d, T2 %d (%ld MB each), file %ld MB, RAM %ld MB\n",
+		       t[0], t[1], spec[0].mb, file_mb, mem);
+
+	traced_run(&on, "gate on", t, RUN_S, RUN_S);
+	must_set(TOKEN_REFAULT_GATE, 0);
+	traced_run(&off, "gate off", t, 0, RUN_MAX_S);
+	thrash_kill_all();
+	unlink(FILE_PATH);
+
+	ksft_test_result(on.majflt > 0 && !on.takes_s,
+			 "gate on: the reader faulted (%ld major faults) and never took the token\n",
+			 on.majflt);
+	ksft_test_result(on.refused > 0, "gate on: cold faults were refused (%lld)\n",
+			 on.refused);
+	ksft_test_result(on.takes_t > 0, "gate on: the thrashing processes took the token (%d times)\n",
+			 on.takes_t);
+	ksft_test_result(off.takes_s > 0, "gate off: the reader took the token (%d times)\n",
+			 off.takes_s);
+	ksft_test_result(on.checked + off.checked > 0 && !on.bad && !off.bad,
+			 "the file read back intact (%lld MB checked, %lld bytes wrong)\n",
+			 (on.checked + off.checked) >> 20, on.bad + off.bad);
+	check_no_oom_kill();
+	ksft_finished();
+}
