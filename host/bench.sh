@@ -11,8 +11,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 all_scenarios="qs2 qs4 qs8 file stream hogint huge fit fitfile"
 all_configs="classic-off classic-on mglru-off mglru-on mglru-ttl"
 # Also known, not run by default: the token without its size limit, and
-# without its refault gate.
-more_configs="classic-nolimit mglru-nolimit classic-nogate mglru-nogate"
+# with its refault gate.
+more_configs="classic-nolimit mglru-nolimit classic-gate mglru-gate"
 usage() {
 	cat <<USAGE
 usage: $0 [options]
