@@ -232,6 +232,26 @@ static inline void token_setup(long swap_mb)
 	token_reset();
 }
 
+/*
+ * The start of most thrashing tests: the TAP header, token_setup() with
+ * twice RAM of swap, the plan, and the check interval and timeout (0
+ * leaves one as it is).  Returns MemTotal in MB.
+ */
+static inline long token_begin(int plan, long interval_ms, long timeout_ms)
+{
+	long mem;
+
+	ksft_print_header();
+	mem = mem_mb();
+	token_setup(2 * mem);
+	ksft_set_plan(plan);
+	if (interval_ms)
+		must_set(TOKEN_INTERVAL, interval_ms);
+	if (timeout_ms)
+		must_set(TOKEN_TIMEOUT, timeout_ms);
+	return mem;
+}
+
 /* One swap_token_take or swap_token_release line of the trace buffer. */
 struct token_event {
 	double ts;		/* trace timestamp, seconds */

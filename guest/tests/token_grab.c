@@ -199,10 +199,7 @@ static void grab_shmem(void)
 
 int main(void)
 {
-	ksft_print_header();
-	mem = mem_mb();
-	token_setup(2 * mem);
-	ksft_set_plan(7);
+	mem = token_begin(7, 0, 0);
 	grab_anon();
 	grab_shmem();
 	check_no_oom_kill();

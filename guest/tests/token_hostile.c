@@ -56,12 +56,7 @@ int main(void)
 	int n, timeouts = 0, v_took[2] = { 0, 0 }, long_holds = 0, early = 0;
 	long mem;
 
-	ksft_print_header();
-	mem = mem_mb();
-	token_setup(2 * mem);
-	ksft_set_plan(5);
-	must_set(TOKEN_INTERVAL, INTERVAL_MS);
-	must_set(TOKEN_TIMEOUT, TIMEOUT_MS);
+	mem = token_begin(5, INTERVAL_MS, TIMEOUT_MS);
 	/* H is bigger than RAM: the size limit alone would keep it out (token_size). */
 	must_set(TOKEN_SIZE_LIMIT, 0);
 	if (trace_start())

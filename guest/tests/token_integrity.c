@@ -28,12 +28,7 @@ int main(void)
 	double start;
 	long mem;
 
-	ksft_print_header();
-	mem = mem_mb();
-	token_setup(2 * mem);
-	ksft_set_plan(4);
-	must_set(TOKEN_INTERVAL, 200);
-	must_set(TOKEN_TIMEOUT, 2000);
+	mem = token_begin(4, 200, 2000);
 	st = thrash_stats(PROCS);
 	taken = token_stat("taken");
 	swpin = vmstat("pswpin");

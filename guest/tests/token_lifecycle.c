@@ -200,11 +200,7 @@ int main(void)
 {
 	struct thrash_spec sa, sb, sc;
 
-	ksft_print_header();
-	mem = mem_mb();
-	token_setup(2 * mem);
-	ksft_set_plan(10);
-	must_set(TOKEN_INTERVAL, INTERVAL_MS);
+	mem = token_begin(10, INTERVAL_MS, 0);
 	/* C is bigger than RAM: the size limit alone would keep it out (token_size). */
 	must_set(TOKEN_SIZE_LIMIT, 0);
 	if (trace_start())

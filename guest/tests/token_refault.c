@@ -149,16 +149,11 @@ int main(void)
 	pid_t t[2];
 	long mem;
 
-	ksft_print_header();
-	mem = mem_mb();
-	token_setup(2 * mem);
+	mem = token_begin(6, INTERVAL_MS, TIMEOUT_MS);
 	if (access("/mnt/scratch", W_OK))
 		ksft_exit_skip("no scratch disk at /mnt/scratch\n");
 	if (access(TOKEN_REFAULT_GATE, W_OK))
 		ksft_exit_fail_msg("%s is missing\n", TOKEN_REFAULT_GATE);
-	ksft_set_plan(6);
-	must_set(TOKEN_INTERVAL, INTERVAL_MS);
-	must_set(TOKEN_TIMEOUT, TIMEOUT_MS);
 	must_set(TOKEN_SIZE_LIMIT, 0);
 	must_set(TOKEN_REFAULT_GATE, 1);
 	if (trace_start())

@@ -72,12 +72,7 @@ int main(void)
 	struct run limited = { 0 }, unlimited = { 0 };
 	long mem;
 
-	ksft_print_header();
-	mem = mem_mb();
-	token_setup(2 * mem);
-	ksft_set_plan(5);
-	must_set(TOKEN_INTERVAL, INTERVAL_MS);
-	must_set(TOKEN_TIMEOUT, TIMEOUT_MS);
+	mem = token_begin(5, INTERVAL_MS, TIMEOUT_MS);
 	must_set(TOKEN_SIZE_LIMIT, LIMIT_PCT);
 	if (trace_start())
 		ksft_exit_skip("no tracefs or no swap_token events\n");
