@@ -66,7 +66,10 @@ cat "$out/reports.txt"
 } > "$out/reports.tap"
 
 # The figures for docs/reliability.md.
+# get LOG RE: \1 of RE in the log's last '# ...' line matching it; getok:
+# the same for 'ok N ...' result lines.
 get() { tr -d '\r' < "$1" | sed -n "s/^ *# $2/\\1/p" | tail -n 1; }
+getok() { tr -d '\r' < "$1" | sed -n "s/^ *ok [0-9]* $2/\\1/p" | tail -n 1; }
 {
 	echo "| figure | value |"
 	echo "| --- | --- |"
@@ -74,9 +77,9 @@ get() { tr -d '\r' < "$1" | sed -n "s/^ *# $2/\\1/p" | tail -n 1; }
 	echo "| process lifecycles | $(get "$out/stress.log" '\([0-9]* lifecycles in [0-9.]* s\);.*') |"
 	echo "| token taken / released at exit during the stress | $(get "$out/stress.log" '[0-9]* lifecycles in [0-9.]* s; \(.*\)') |"
 	echo "| kernel reports (BUG, WARNING, KASAN, lockdep, UBSAN, KFENCE, ...) | $(grep -o '^kernel-reports: [0-9]*' "$out/reports.txt" | awk '{ s += $2 } END { print s + 0 }') |"
-	echo "| bytes verified (stress), wrong | $(get "$out/stress.log" 'ok [0-9]* \([0-9]* bytes checked, [0-9]* wrong\)') |"
+	echo "| bytes verified (stress), wrong | $(getok "$out/stress.log" '\([0-9]* bytes checked, [0-9]* wrong\)') |"
 	echo "| OOM edge (classic LRU, 128 MB swap, $rounds rounds each) | $(get "$out/oom.log" 'OOM kills: \(token off [0-9]*, on [0-9]*\);.*') |"
-	echo "| OOM edge bytes verified, wrong | $(get "$out/oom.log" 'ok [0-9]* \([0-9]* bytes checked, [0-9]* wrong\)') |"
+	echo "| OOM edge bytes verified, wrong | $(getok "$out/oom.log" '\([0-9]* bytes checked, [0-9]* wrong\)') |"
 } > "$out/figures.md"
 cat "$out/figures.md"
 

@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include "kselftest.h"
 #include "guest.h"
+#include "thrash.h"
 
 #define TOKEN_ENABLE	"/proc/sys/vm/swap_token"
 #define TOKEN_INTERVAL	"/proc/sys/vm/swap_token_interval_ms"
