@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Only thrashing takes the token (vm.swap_token_refault_gate).  T1 and T2
- * cycle over 60% of RAM each, so they fault back pages they lost a moment
- * ago; S reads a file of 75% of RAM that is not in the page cache and has
- * never been reclaimed (written with the cache dropped behind it), one pass
- * in a scrambled order, so that nearly every page it touches is a major
- * fault of a cold page.  200 ms check interval, 3 s timeout, no size limit.
+ * cycle over 60% of RAM each, so they keep faulting back pages they lost;
+ * S reads a file of 75% of RAM that is not in the page cache and has never
+ * been reclaimed (written with the cache dropped behind it), one pass in a
+ * scrambled order with MADV_RANDOM, so that each of its faults reads one
+ * page it never had.  200 ms check interval, 3 s timeout, no size limit.
  *
  *  - gate on: S faults but never takes the token, its faults are counted as
- *    refused (swap_token_refused_cold), and T1 or T2 does take it: their
- *    refaults are recent enough for the workingset code;
+ *    refused (swap_token_refused_cold), and T1 or T2 does take it;
  *  - gate off: a second streaming reader in the same load does take the
  *    token.  Without this control, an S that never contended at all would
  *    pass the first part too.
+ *
+ * Without MADV_RANDOM, read-around brings in pages that are evicted before
+ * S gets to them: S then refaults them, and is thrashing by the gate's
+ * measure (the bench's "stream" scenario has that case).
  *
  * Needs the scratch disk (/mnt/scratch): tmpfs pages are not page cache
  * that a cold read could miss.
@@ -74,6 +77,8 @@ static void reader(const void *arg, struct thrash_stat *st)
 	mem = fd < 0 ? MAP_FAILED : mmap(NULL, pages * THRASH_PAGE, PROT_READ, MAP_SHARED, fd, 0);
 	if (mem == MAP_FAILED)
 		_exit(3);
+	/* No read-around: every fault reads one page it never had. */
+	madvise((void *)mem, pages * THRASH_PAGE, MADV_RANDOM);
 	for (size_t k = 0; k < pages; k++) {
 		size_t p = k * STRIDE % pages;
 
