@@ -15,6 +15,7 @@
 #ifndef THRASH_H
 #define THRASH_H
 
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <time.h>
@@ -111,6 +112,45 @@ static inline long thrash_check_page(const uint64_t *page, uint64_t seed, size_t
 		if (page[w] != thrash_word(seed, p, w))
 			bad += bytes_differing(page[w], thrash_word(seed, p, w));
 	return bad;
+}
+
+/*
+ * Page visit order for reading a file "in scrambled order": k * THRASH_STRIDE
+ * mod pages is a permutation of the pages because the prime THRASH_STRIDE
+ * does not divide pages = mb * 256 unless it divides mb (callers check).
+ */
+#define THRASH_STRIDE	7919
+
+/*
+ * Write a file of mb MB whose page p holds thrash_word(seed, p, w) at word
+ * w, and fsync it.  With drop_behind, each MB leaves the page cache as soon
+ * as it is on disk (invalidated, not reclaimed: no shadow entry is left),
+ * so that the file is cold and was never evicted.  0, or -1 with errno set.
+ */
+static inline int thrash_write_file(const char *name, long mb, uint64_t seed, int drop_behind)
+{
+	static uint64_t buf[256 * THRASH_WORDS];	/* 1 MB */
+	size_t pages = (size_t)mb << 8;
+	int fd = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (fd < 0)
+		return -1;
+	for (size_t p = 0; p < pages; p += 256) {
+		for (size_t k = 0; k < 256; k++)
+			thrash_fill_page(buf + k * THRASH_WORDS, seed, p + k);
+		if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf) ||
+		    (drop_behind && (fdatasync(fd) ||
+				     posix_fadvise(fd, p * THRASH_PAGE, sizeof(buf),
+						   POSIX_FADV_DONTNEED)))) {
+			close(fd);
+			return -1;
+		}
+	}
+	if (fsync(fd)) {
+		close(fd);
+		return -1;
+	}
+	return close(fd);
 }
 
 /* A private anonymous region of mb MB, 4 kB pages unless thp; NULL on error. */

@@ -21,7 +21,6 @@
  * that a cold read could miss.
  */
 #include <fcntl.h>
-#include <sys/stat.h>
 #include "kselftest.h"
 #include "guest.h"
 #include "thrash.h"
@@ -31,39 +30,16 @@
 #define FILE_SEED	77
 #define INTERVAL_MS	200
 #define TIMEOUT_MS	3000
-#define RUN_S		12	/* the gate-on run */
-#define RUN_MAX_S	40	/* the gate-off run: until the reader takes it */
-#define STRIDE		7919	/* prime: k * STRIDE mod pages visits every page once */
+#define RUN_S		12	/* the gate-on run, at least */
+#define RUN_MAX_S	40	/* each run at most: until T1, T2 (on) or S (off) took it */
 #define MAX_EVENTS	4096
 
 static struct token_event ev[MAX_EVENTS];
 static long file_mb;
 
-/* Write the file with the cache dropped behind it: no page of it is reclaimed. */
-static int make_file(void)
-{
-	static uint64_t buf[256 * THRASH_WORDS];	/* 1 MB */
-	size_t pages = (size_t)file_mb << 8;
-	int fd = open(FILE_PATH, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-	if (fd < 0)
-		return -1;
-	for (size_t p = 0; p < pages; p += 256) {
-		for (size_t k = 0; k < 256; k++)
-			thrash_fill_page(buf + k * THRASH_WORDS, FILE_SEED, p + k);
-		if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf) || fdatasync(fd) ||
-		    posix_fadvise(fd, p * THRASH_PAGE, sizeof(buf), POSIX_FADV_DONTNEED)) {
-			close(fd);
-			return -1;
-		}
-	}
-	return close(fd);
-}
-
 /*
  * A streaming reader: map the file and check every page once, in a
- * scrambled order where read-around soon gives up.  Bytes checked and
- * wrong go to *st.
+ * scrambled order, without read-around.  Bytes checked and wrong go to *st.
  */
 static void reader(const void *arg, struct thrash_stat *st)
 {
@@ -80,7 +56,7 @@ static void reader(const void *arg, struct thrash_stat *st)
 	/* No read-around: every fault reads one page it never had. */
 	madvise((void *)mem, pages * THRASH_PAGE, MADV_RANDOM);
 	for (size_t k = 0; k < pages; k++) {
-		size_t p = k * STRIDE % pages;
+		size_t p = k * THRASH_STRIDE % pages;
 
 		st->bad += thrash_check_page(mem + p * THRASH_WORDS, FILE_SEED, p);
 		st->checked += THRASH_PAGE;
@@ -107,10 +83,11 @@ static int count_takes(int n, pid_t pid)
 
 /*
  * Start a reader with the cache dropped, trace at least min_s seconds and
- * until it took the token or max_s passed, then stop it.
+ * until the reader (want_reader) or T1 or T2 took the token, or RUN_MAX_S
+ * passed, then stop it.
  */
 static void traced_run(struct run *r, const char *name, const pid_t *t, double min_s,
-		       double max_s)
+		       int want_reader)
 {
 	struct thrash_stat *st = thrash_stats(1);
 	long long refused;
@@ -126,12 +103,13 @@ static void traced_run(struct run *r, const char *name, const pid_t *t, double m
 	s = spawn(reader, NULL, st);
 	if (s < 0)
 		ksft_exit_fail_msg("cannot start the reader\n");
-	for (double t0 = now_s(); now_s() - t0 < max_s && !st->done;) {
+	for (double t0 = now_s(); now_s() - t0 < RUN_MAX_S && !st->done;) {
 		sleep_s(1);
 		n = trace_read(ev, MAX_EVENTS);
 		if (n < 0)
 			ksft_exit_fail_msg("cannot read the trace: %s\n", strerror(-n));
-		if (now_s() - t0 >= min_s && count_takes(n, s))
+		if (now_s() - t0 >= min_s &&
+		    (want_reader ? count_takes(n, s) : count_takes(n, t[0]) + count_takes(n, t[1])))
 			break;
 	}
 	r->majflt = pid_majflt(s);
@@ -163,8 +141,8 @@ int main(void)
 	must_set(TOKEN_REFAULT_GATE, 1);
 	if (trace_start())
 		ksft_exit_skip("no tracefs or no swap_token events\n");
-	file_mb = mem * 3 / 4;
-	if (make_file())
+	file_mb = mem * 3 / 4;	/* not a multiple of THRASH_STRIDE */
+	if (thrash_write_file(FILE_PATH, file_mb, FILE_SEED, 1))
 		ksft_exit_fail_msg("cannot write %s: %s\n", FILE_PATH, strerror(errno));
 
 	st = thrash_stats(2);
@@ -182,9 +160,9 @@ int main(void)
 	ksft_print_msg("T1 %d, T2 %d (%ld MB each), file %ld MB, RAM %ld MB\n",
 		       t[0], t[1], spec[0].mb, file_mb, mem);
 
-	traced_run(&on, "gate on", t, RUN_S, RUN_S);
+	traced_run(&on, "gate on", t, RUN_S, 0);
 	must_set(TOKEN_REFAULT_GATE, 0);
-	traced_run(&off, "gate off", t, 0, RUN_MAX_S);
+	traced_run(&off, "gate off", t, 0, 1);
 	thrash_kill_all();
 	unlink(FILE_PATH);
 

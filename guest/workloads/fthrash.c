@@ -27,9 +27,6 @@ static const char *dir = ".";
 static long mb = 64, passes = 1, first;
 static int scramble;
 
-/* Visit order of the pages: k * STRIDE mod pages is a permutation because
- * the prime STRIDE does not divide pages = mb * 256 (checked in main()). */
-#define STRIDE 7919
 
 static void usage(const char *msg)
 {
@@ -46,27 +43,10 @@ static void file_name(char *buf, size_t len, long i)
 /* Write file i: page p holds thrash_word(i + 1, p, w) at word w. */
 static int create(long i)
 {
-	static uint64_t buf[256 * THRASH_WORDS];	/* 1 MB */
-	size_t pages = (size_t)mb << 8, per = 256;
 	char name[4096];
-	int fd;
 
 	file_name(name, sizeof(name), i);
-	fd = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0) {
-		perror(name);
-		return 1;
-	}
-	for (size_t p = 0; p < pages; p += per) {
-		for (size_t k = 0; k < per; k++)
-			thrash_fill_page(buf + k * THRASH_WORDS, i + 1, p + k);
-		if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf)) {
-			perror(name);
-			close(fd);
-			return 1;
-		}
-	}
-	if (fsync(fd) || close(fd)) {
+	if (thrash_write_file(name, mb, i + 1, 0)) {
 		perror(name);
 		return 1;
 	}
@@ -98,7 +78,7 @@ static int child(long i)
 	}
 	for (long n = 0; n < passes; n++) {
 		for (size_t k = 0; k < pages; k++) {
-			size_t p = scramble ? k * STRIDE % pages : k;
+			size_t p = scramble ? k * THRASH_STRIDE % pages : k;
 
 			if (mem[p * THRASH_WORDS] != thrash_word(i + 1, p, 0))
 				bad += bytes_differing(mem[p * THRASH_WORDS],
@@ -130,7 +110,7 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc)
 		usage("unexpected argument");
-	if (mb % STRIDE == 0)
+	if (mb % THRASH_STRIDE == 0)
 		usage("-m must not be a multiple of 7919");
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
