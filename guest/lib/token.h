@@ -234,6 +234,27 @@ static inline void token_setup(long swap_mb)
 }
 
 /*
+ * A skipped test point as the host's KTAP parser reads it: "ok N reason #
+ * SKIP" (kselftest's ksft_test_result_skip() prints "ok N # SKIP reason",
+ * which has no description and fails the parse).
+ */
+static inline __printf(1, 2) void test_skip(const char *fmt, ...)
+{
+	char msg[256];
+	va_list args;
+	size_t len;
+
+	va_start(args, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, args);
+	va_end(args);
+	len = strlen(msg);
+	if (len && msg[len - 1] == '\n')
+		msg[len - 1] = '\0';
+	ksft_cnt.ksft_xskip++;
+	printf("ok %u %s # SKIP\n", ksft_test_num(), msg);
+}
+
+/*
  * The start of most thrashing tests: the TAP header, token_setup() with
  * twice RAM of swap, the plan, and the check interval and timeout (0
  * leaves one as it is).  Returns MemTotal in MB.

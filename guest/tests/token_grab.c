@@ -74,7 +74,7 @@ static void grab_anon(void)
 	ksft_test_result(who >= 0 && !strcmp(comm, spec[who].name),
 			 "anon: swap_token_holder names a thrashing child\n");
 	if (n < 0)
-		ksft_test_result_skip("anon: no swap_token trace events (%s)\n", strerror(-n));
+		test_skip("anon: no swap_token trace events (%s)\n", strerror(-n));
 	else
 		ksft_test_result(who >= 0 && take_event(n, holder, spec[who].name),
 				 "anon: a swap_token_take event names the holder\n");
@@ -184,14 +184,14 @@ static void grab_shmem(void)
 	ksft_test_result(!st->bad, "shmem: the memfd came back from swap intact (%lld pages wrong)\n",
 			 st->bad);
 	if (majflt[2] - majflt[1] < 64) {
-		ksft_test_result_skip("shmem: too few major faults after the reset\n");
-		ksft_test_result_skip("shmem: too few major faults after the reset\n");
+		test_skip("shmem: too few major faults after the reset\n");
+		test_skip("shmem: too few major faults after the reset\n");
 		return;
 	}
 	ksft_test_result(taken > 0 && (seen || (holder == pid && !strcmp(comm, "grab-shm"))),
 			 "shmem: swap-in faults on a memfd took the token\n");
 	if (n < 0)
-		ksft_test_result_skip("shmem: no swap_token trace events (%s)\n", strerror(-n));
+		test_skip("shmem: no swap_token trace events (%s)\n", strerror(-n));
 	else
 		ksft_test_result(take_event(n, pid, "grab-shm"),
 				 "shmem: a swap_token_take event names the memfd reader\n");

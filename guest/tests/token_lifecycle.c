@@ -77,7 +77,7 @@ static void test_idle(void)
 	must_set(TOKEN_TIMEOUT, 60000);
 	if (!resume_until_held(b, &st[1])) {
 		ksft_test_result_fail("idle: B paging in took the free token\n");
-		ksft_test_result_skip("idle: no holder to lose it\n");
+		test_skip("idle: no holder to lose it\n");
 		return;
 	}
 	kill(b, SIGSTOP);
