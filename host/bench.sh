@@ -10,9 +10,9 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 all_scenarios="qs2 qs4 qs8 file stream hogint huge fit fitfile"
 all_configs="classic-off classic-on mglru-off mglru-on mglru-ttl"
-# Also known, not run by default: the token without its size limit, and
-# with its refault gate.
-more_configs="classic-nolimit mglru-nolimit classic-gate mglru-gate"
+# Also known, not run by default: the token without its size limit, with
+# its refault gate, and with the priority policy.
+more_configs="classic-nolimit mglru-nolimit classic-gate mglru-gate classic-prio mglru-prio"
 usage() {
 	cat <<USAGE
 usage: $0 [options]

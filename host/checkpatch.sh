@@ -31,7 +31,7 @@ for p in "$@"; do
 done
 # The cover letter must exist and describe the series.
 n=$((n + 1))
-if grep -q '^Subject: \[PATCH 0/' "$top/patches/0000-cover-letter.patch" 2>/dev/null || [ $# = 0 ]; then
+if grep -q '^Subject: \[PATCH 0*0/' "$top/patches/0000-cover-letter.patch" 2>/dev/null || [ $# = 0 ]; then
 	[ $tap = 1 ] && echo "ok $n cover letter present"
 else
 	bad=1

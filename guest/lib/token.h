@@ -19,6 +19,7 @@
 #define TOKEN_TIMEOUT	"/proc/sys/vm/swap_token_timeout_ms"
 #define TOKEN_SIZE_LIMIT "/proc/sys/vm/swap_token_size_limit_pct"
 #define TOKEN_REFAULT_GATE "/proc/sys/vm/swap_token_refault_gate"
+#define TOKEN_POLICY	"/proc/sys/vm/swap_token_policy"
 #define TOKEN_HOLDER	"/proc/sys/vm/swap_token_holder"
 #define TRACING		"/sys/kernel/tracing/"
 #define TOKEN_EVENTS	TRACING "events/swap_token/"
@@ -111,10 +112,11 @@ static inline long long token_stat(const char *name)
 }
 
 /* All swap_token_* vmstat counters, to report what happened during a phase. */
-#define TOKEN_NR_COUNTERS	10
+#define TOKEN_NR_COUNTERS	11
 static const char *const token_counter_names[TOKEN_NR_COUNTERS] = {
 	"taken", "release_idle", "release_timeout", "release_exit", "release_valve",
-	"release_disabled", "release_size", "refused_size", "refused_cold", "kept",
+	"release_disabled", "release_size", "release_priority", "refused_size",
+	"refused_cold", "kept",
 };
 
 struct token_counters {

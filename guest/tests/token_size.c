@@ -45,9 +45,11 @@ static void traced_run(struct run *r, const char *name)
 {
 	long long refused = token_stat("refused_size");
 	long majflt = pid_majflt(pid[0]);
+	struct token_counters before, after;
 	int n;
 
 	token_reset();
+	token_counters_read(&before);
 	if (trace_clear())
 		ksft_exit_fail_msg("cannot empty the trace buffer: %s\n", strerror(errno));
 	for (int k = 0; k < 3; k++)
@@ -56,6 +58,7 @@ static void traced_run(struct run *r, const char *name)
 	n = trace_read(ev, MAX_EVENTS);
 	if (n < 0)
 		ksft_exit_fail_msg("cannot read the trace: %s\n", strerror(-n));
+	token_counters_read(&after);
 	r->majflt = pid_majflt(pid[0]) - majflt;
 	r->refused = token_stat("refused_size") - refused;
 	for (int i = 0; i < n; i++)
@@ -63,6 +66,7 @@ static void traced_run(struct run *r, const char *name)
 			r->takes[k] += ev[i].take && ev[i].pid == pid[k];
 	ksft_print_msg("%s: %d events; takes B %d, S1 %d, S2 %d; B %ld major faults, %lld refused\n",
 		       name, n, r->takes[0], r->takes[1], r->takes[2], r->majflt, r->refused);
+	token_counters_print(name, &before, &after);
 }
 
 int main(void)

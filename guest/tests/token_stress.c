@@ -170,7 +170,7 @@ static void *sysctl_writer(void *arg)
 	static const char *const bad[] = { "-1", "abc", "99999999999999999999", "7x", "1.5" };
 	static const char *const knob[] = {
 		TOKEN_ENABLE, TOKEN_INTERVAL, TOKEN_TIMEOUT, TOKEN_SIZE_LIMIT,
-		TOKEN_REFAULT_GATE,
+		TOKEN_REFAULT_GATE, TOKEN_POLICY,
 	};
 	unsigned int r = 12345;
 	char val[32];
@@ -241,6 +241,7 @@ int main(void)
 	setting_set(TOKEN_TIMEOUT, "500");
 	setting_set(TOKEN_SIZE_LIMIT, "75");
 	setting_set(TOKEN_REFAULT_GATE, "0");
+	setting_set(TOKEN_POLICY, "0");
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED)
 		ksft_exit_fail_perror("mmap");

@@ -45,6 +45,9 @@ static const struct knob knobs[] = {
 	{ TOKEN_REFAULT_GATE, "swap_token_refault_gate", { "0", "1" },
 	  { "2", "-1", "10", "2147483648", "4294967296", "4294967297" },
 	  { "0", "1", "1\n", "0\n" } },
+	{ TOKEN_POLICY, "swap_token_policy", { "0", "1" },
+	  { "2", "-1", "10", "2147483648", "4294967296", "4294967297" },
+	  { "0", "1", "1\n", "0\n" } },
 };
 #define NKNOBS	ARRAY_SIZE(knobs)
 
@@ -175,7 +178,7 @@ struct race {
 
 static const long race_good[NKNOBS][GOOD_MAX] = {
 	{ 0, 1, 0, 1 }, { 10, 100, 2000, 60000 }, { 100, 1500, 300000, 3600000 },
-	{ 0, 1, 75, 100 }, { 0, 1, 0, 1 },
+	{ 0, 1, 75, 100 }, { 0, 1, 0, 1 }, { 0, 1, 0, 1 },
 };
 
 static int race_valid(int k, long v)
