@@ -96,9 +96,10 @@ static void traced_run(struct run *r, const char *name, const pid_t *t, double m
 
 	if (write_file("/proc/sys/vm/drop_caches", "3"))
 		ksft_exit_fail_msg("cannot drop the page cache\n");
-	token_reset();
+	/* The trace first: the first take after the reset may come at once. */
 	if (trace_clear())
 		ksft_exit_fail_msg("cannot empty the trace buffer: %s\n", strerror(errno));
+	token_reset();
 	refused = token_stat("refused_cold");
 	s = spawn(reader, NULL, st);
 	if (s < 0)

@@ -48,10 +48,11 @@ static void traced_run(struct run *r, const char *name)
 	struct token_counters before, after;
 	int n;
 
-	token_reset();
-	token_counters_read(&before);
+	/* The trace first: the first take after the reset may come at once. */
 	if (trace_clear())
 		ksft_exit_fail_msg("cannot empty the trace buffer: %s\n", strerror(errno));
+	token_reset();
+	token_counters_read(&before);
 	for (int k = 0; k < 3; k++)
 		kill(pid[k], SIGCONT);
 	sleep_s(RUN_S);
