@@ -43,7 +43,7 @@ function minmax(list, which,    n, a, i, m) {
 '
 
 summary=$(awk -F '\t' -v scenarios="$scenarios" -v configs="$configs" -v setup="$(cat "$dir/setup")" "$stats_awk"'
-function base(c) { if (c ~ /-(on|nolimit|gate|prio)$/) { sub(/-(on|nolimit|gate|prio)$/, "-off", c); return c } if (c == "mglru-ttl") return "mglru-off"; return "" }
+function base(c) { if (c ~ /-(on|nolimit|gate|prio|cg)$/) { sub(/-(on|nolimit|gate|prio|cg)$/, "-off", c); return c } if (c == "mglru-ttl") return "mglru-off"; return "" }
 function add(key, val) { if (val != "-" && val != "") L[key] = L[key] " " val }
 function ratio(a, b) { return (b + 0 > 0 && a != "nan" && b != "nan") ? sprintf("%.2f", a / b) : "-" }
 NR == 1 { next }
@@ -77,6 +77,7 @@ END {
 	title["fit"] = "no pressure: qsbench, 2 processes, 0.6 x RAM in total"
 	title["fitfile"] = "no pressure: file-backed, scrambled, 2 processes, 0.6 x RAM in total, 2 passes"
 	title["huge"] = "qsbench, one big process (0.8 x RAM) and three small ones (0.25 x RAM each)"
+	title["cg2"] = "two memory cgroups limited to 0.35 x RAM each, qsbench with 2 processes in each, 1.2 x its limit"
 	print "# make bench results\n"
 	n = split(setup, SU, "\n"); for (i = 1; i <= n; i++) print "    " SU[i]
 	print "\nMedian of the repetitions with (min-max); every run starts from dropped caches"

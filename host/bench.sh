@@ -8,11 +8,12 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-all_scenarios="qs2 qs4 qs8 file stream hogint huge fit fitfile"
+all_scenarios="qs2 qs4 qs8 file stream hogint huge cg2 fit fitfile"
 all_configs="classic-off classic-on mglru-off mglru-on mglru-ttl"
 # Also known, not run by default: the token without its size limit, with
-# its refault gate, and with the priority policy.
-more_configs="classic-nolimit mglru-nolimit classic-gate mglru-gate classic-prio mglru-prio"
+# its refault gate, with the priority policy, and with a token per memory
+# cgroup.
+more_configs="classic-nolimit mglru-nolimit classic-gate mglru-gate classic-prio mglru-prio classic-cg mglru-cg"
 usage() {
 	cat <<USAGE
 usage: $0 [options]

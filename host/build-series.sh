@@ -1,10 +1,10 @@
 #!/bin/sh
 # Build every prefix of the series (patch 1, 1-2, ..., 1-N) to show that
 # each patch builds on its own, then the whole series with
-# CONFIG_SWAP_TOKEN=n and with CONFIG_SWAP=n.  Uses a separate worktree and
-# build dirs (build/series, build/kbuild-series*) so build/linux is left
-# alone.  The prefixes use base.config only: the KUnit option of
-# test.config exists from the last patch on.
+# CONFIG_SWAP_TOKEN=n, with CONFIG_SWAP=n and with CONFIG_MEMCG=n.  Uses a
+# separate worktree and build dirs (build/series, build/kbuild-series*) so
+# build/linux is left alone.  The prefixes use base.config only: the KUnit
+# option of test.config exists from the last patch on.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,9 +21,9 @@ for c in $(git -C "$tree" rev-list --reverse base..HEAD); do
 	TREE=$wt sh "$top/host/build-kernel.sh" "$out" "$top"/config/base.config ||
 		{ echo "series: patch $n does not build" >&2; exit 1; }
 done
-for off in no-swap-token no-swap; do
+for off in no-swap-token no-swap no-memcg; do
 	echo "series: whole series with config/$off.config"
 	TREE=$wt sh "$top/host/build-kernel.sh" "$out-$off" "$top"/config/base.config "$top/config/$off.config" ||
 		{ echo "series: does not build with config/$off.config" >&2; exit 1; }
 done
-echo "series: all $n patches build one after another, and without the token or swap"
+echo "series: all $n patches build one after another, and without the token, swap or memory cgroups"

@@ -20,6 +20,7 @@
 #define TOKEN_SIZE_LIMIT "/proc/sys/vm/swap_token_size_limit_pct"
 #define TOKEN_REFAULT_GATE "/proc/sys/vm/swap_token_refault_gate"
 #define TOKEN_POLICY	"/proc/sys/vm/swap_token_policy"
+#define TOKEN_MEMCG	"/proc/sys/vm/swap_token_memcg"
 #define TOKEN_HOLDER	"/proc/sys/vm/swap_token_holder"
 #define TRACING		"/sys/kernel/tracing/"
 #define TOKEN_EVENTS	TRACING "events/swap_token/"
@@ -282,6 +283,7 @@ struct token_event {
 	int take;		/* swap_token_take, else swap_token_release */
 	int pid;		/* new_pid of a take, pid of a release */
 	int old_pid;		/* take only */
+	unsigned long long cgroup; /* id of the memory cgroup's token, 0: global */
 	char comm[16];		/* new_comm or comm */
 	char old_comm[16];
 	char reason[16];
@@ -371,6 +373,12 @@ static inline int trace_read(struct token_event *ev, int max)
 			continue;
 		}
 		event_field(fields, "reason", e->reason, sizeof(e->reason));
+		{
+			char id[24];
+
+			event_field(fields, "cgroup", id, sizeof(id));
+			e->cgroup = strtoull(id, NULL, 10);
+		}
 		n++;
 	}
 	fclose(f);

@@ -13,7 +13,9 @@
  * exits beside it; execs a new program; or exits while a second thread is
  * still faulting.  Meanwhile a thread rewrites the token's sysctls with
  * random valid values and slips invalid ones in between, which must fail
- * with EINVAL.
+ * with EINVAL.  The cgroups' own tokens start switched on, so children
+ * also take them, die holding them, and leave them to their cgroups'
+ * removal; the writer switches them off and on.
  *
  * guest_stress_lifecycles=N (default 1500) and guest_stress_seconds=S
  * (default 150) on the kernel command line set the target and the time
@@ -170,7 +172,7 @@ static void *sysctl_writer(void *arg)
 	static const char *const bad[] = { "-1", "abc", "99999999999999999999", "7x", "1.5" };
 	static const char *const knob[] = {
 		TOKEN_ENABLE, TOKEN_INTERVAL, TOKEN_TIMEOUT, TOKEN_SIZE_LIMIT,
-		TOKEN_REFAULT_GATE, TOKEN_POLICY,
+		TOKEN_REFAULT_GATE, TOKEN_POLICY, TOKEN_MEMCG,
 	};
 	unsigned int r = 12345;
 	char val[32];
@@ -242,6 +244,7 @@ int main(void)
 	setting_set(TOKEN_SIZE_LIMIT, "75");
 	setting_set(TOKEN_REFAULT_GATE, "0");
 	setting_set(TOKEN_POLICY, "0");
+	setting_set(TOKEN_MEMCG, "1");
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED)
 		ksft_exit_fail_perror("mmap");

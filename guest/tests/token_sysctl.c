@@ -48,6 +48,9 @@ static const struct knob knobs[] = {
 	{ TOKEN_POLICY, "swap_token_policy", { "0", "1" },
 	  { "2", "-1", "10", "2147483648", "4294967296", "4294967297" },
 	  { "0", "1", "1\n", "0\n" } },
+	{ TOKEN_MEMCG, "swap_token_memcg", { "0", "1" },
+	  { "2", "-1", "10", "2147483648", "4294967296", "4294967297" },
+	  { "0", "1", "1\n", "0\n" } },
 };
 #define NKNOBS	ARRAY_SIZE(knobs)
 
@@ -178,7 +181,7 @@ struct race {
 
 static const long race_good[NKNOBS][GOOD_MAX] = {
 	{ 0, 1, 0, 1 }, { 10, 100, 2000, 60000 }, { 100, 1500, 300000, 3600000 },
-	{ 0, 1, 75, 100 }, { 0, 1, 0, 1 }, { 0, 1, 0, 1 },
+	{ 0, 1, 75, 100 }, { 0, 1, 0, 1 }, { 0, 1, 0, 1 }, { 0, 1, 0, 1 },
 };
 
 static int race_valid(int k, long v)
