@@ -43,7 +43,7 @@ function minmax(list, which,    n, a, i, m) {
 '
 
 summary=$(awk -F '\t' -v scenarios="$scenarios" -v configs="$configs" -v setup="$(cat "$dir/setup")" "$stats_awk"'
-function base(c) { if (c ~ /-(on|nolimit|gate|prio|cg)$/) { sub(/-(on|nolimit|gate|prio|cg)$/, "-off", c); return c } if (c == "mglru-ttl") return "mglru-off"; return "" }
+function base(c) { if (c ~ /-off$/ || c == "floor") return ""; sub(/-[a-z]+$/, "-off", c); return c }
 function add(key, val) { if (val != "-" && val != "") L[key] = L[key] " " val }
 function ratio(a, b) { return (b + 0 > 0 && a != "nan" && b != "nan") ? sprintf("%.2f", a / b) : "-" }
 NR == 1 { next }

@@ -249,6 +249,24 @@ static inline void thrash_kill_all(void)
 		thrash_kill(thrash_pids()[i]);
 }
 
+/*
+ * Wait until each of n children, whose stats are st[0..n-1], has completed
+ * a pass over its memory, at most timeout seconds; 0, or -1 if one did not.
+ */
+static inline int thrash_wait_cycling(const struct thrash_stat *st, int n, double timeout)
+{
+	for (double end = now_s() + timeout;; sleep_s(0.2)) {
+		int cycling = 0;
+
+		for (int i = 0; i < n; i++)
+			cycling += st[i].passes > 0;
+		if (cycling == n)
+			return 0;
+		if (now_s() >= end)
+			return -1;
+	}
+}
+
 /* n zeroed stat slots shared with the children; exits the program on error. */
 static inline struct thrash_stat *thrash_stats(int n)
 {

@@ -277,6 +277,29 @@ static inline long token_begin(int plan, long interval_ms, long timeout_ms)
 	return mem;
 }
 
+/*
+ * Start two processes, "thrash-1" and "thrash-2", that cycle over mb MB
+ * each (seeds seed and seed + 1) for at most seconds, and wait until both
+ * have cycled once; a failure ends the test.  Their specs go to spec[2],
+ * their pids to t[2]; returns their stats.
+ */
+static inline struct thrash_stat *start_two_thrashers(struct thrash_spec *spec, pid_t *t,
+						      long mb, uint64_t seed, double seconds)
+{
+	struct thrash_stat *st = thrash_stats(2);
+
+	for (int k = 0; k < 2; k++) {
+		spec[k] = (struct thrash_spec){ .name = k ? "thrash-2" : "thrash-1", .mb = mb,
+						.seed = seed + k, .seconds = seconds };
+		t[k] = thrash_spawn(&spec[k], &st[k]);
+		if (t[k] < 0)
+			ksft_exit_fail_msg("cannot start %s\n", spec[k].name);
+	}
+	if (thrash_wait_cycling(st, 2, 180))
+		ksft_exit_fail_msg("the thrashing processes did not start cycling\n");
+	return st;
+}
+
 /* One swap_token_take or swap_token_release line of the trace buffer. */
 struct token_event {
 	double ts;		/* trace timestamp, seconds */

@@ -170,17 +170,8 @@ int main(void)
 		if (pid[i] < 0)
 			ksft_exit_fail_msg("cannot start %s\n", names[i]);
 	}
-	for (double end = now_s() + 180; now_s() < end; sleep_s(0.2)) {
-		int cycling = 0;
-
-		for (int i = 0; i < 4; i++)
-			cycling += st[i].passes > 0;
-		if (cycling == 4)
-			break;
-	}
-	for (int i = 0; i < 4; i++)
-		if (!st[i].passes)
-			ksft_exit_fail_msg("process %d did not start cycling\n", i);
+	if (thrash_wait_cycling(st, 4, 180))
+		ksft_exit_fail_msg("the processes did not start cycling\n");
 	ksft_print_msg("A %llu: %d %d, B %llu: %d %d (%ld MB each), limits %ld MB, RAM %ld MB\n",
 		       cg_id[0], pid[0], pid[1], cg_id[1], pid[2], pid[3], m[0].spec.mb, limit,
 		       mem);

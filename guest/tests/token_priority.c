@@ -113,18 +113,7 @@ int main(void)
 	if (trace_start())
 		ksft_exit_skip("no tracefs or no swap_token events\n");
 
-	st = thrash_stats(2);
-	for (int k = 0; k < 2; k++) {
-		spec[k] = (struct thrash_spec){ .name = k ? "thrash-2" : "thrash-1",
-						.mb = mem * 6 / 10, .seed = 60 + k,
-						.seconds = 600 };
-		t[k] = thrash_spawn(&spec[k], &st[k]);
-	}
-	for (double end = now_s() + 180; t[0] > 0 && t[1] > 0 && now_s() < end &&
-	     !(st[0].passes && st[1].passes);)
-		sleep_s(0.2);
-	if (t[0] < 0 || t[1] < 0 || !st[0].passes || !st[1].passes)
-		ksft_exit_fail_msg("the thrashing processes did not start cycling\n");
+	st = start_two_thrashers(spec, t, mem * 6 / 10, 60, 600);
 	ksft_print_msg("T1 %d, T2 %d (%ld MB each), RAM %ld MB\n", t[0], t[1], spec[0].mb, mem);
 
 	phase_run(&prio, "priority", t, spec[0].mb);

@@ -129,7 +129,6 @@ int main(void)
 {
 	struct run on = { 0 }, off = { 0 };
 	struct thrash_spec spec[2];
-	struct thrash_stat *st;
 	pid_t t[2];
 	long mem;
 
@@ -146,18 +145,7 @@ int main(void)
 	if (thrash_write_file(FILE_PATH, file_mb, FILE_SEED, 1))
 		ksft_exit_fail_msg("cannot write %s: %s\n", FILE_PATH, strerror(errno));
 
-	st = thrash_stats(2);
-	for (int k = 0; k < 2; k++) {
-		spec[k] = (struct thrash_spec){ .name = k ? "thrash-2" : "thrash-1",
-						.mb = mem * 6 / 10, .seed = 40 + k,
-						.seconds = 300 };
-		t[k] = thrash_spawn(&spec[k], &st[k]);
-	}
-	for (double end = now_s() + 180; t[0] > 0 && t[1] > 0 && now_s() < end &&
-	     !(st[0].passes && st[1].passes);)
-		sleep_s(0.2);
-	if (t[0] < 0 || t[1] < 0 || !st[0].passes || !st[1].passes)
-		ksft_exit_fail_msg("the thrashing processes did not start cycling\n");
+	start_two_thrashers(spec, t, mem * 6 / 10, 40, 300);
 	ksft_print_msg("T1 %d, T2 %d (%ld MB each), file %ld MB, RAM %ld MB\n",
 		       t[0], t[1], spec[0].mb, file_mb, mem);
 
