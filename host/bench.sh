@@ -25,6 +25,8 @@ usage: $0 [options]
   --swap KIND         disk or zram (default disk)
   --mem MB            guest RAM (default 256)
   --out DIR           results directory (default build/bench)
+  --cgroup            run every job inside a memory cgroup without a limit
+                      (not with cg2, which makes its own)
 USAGE
 	exit 2
 }
@@ -32,11 +34,12 @@ die() { echo "bench: $*" >&2; exit 2; }
 in_list() { case " $2 " in *" $1 "*) return 0 ;; esac; return 1; }
 
 args="$*"
-scenarios=qs2 configs=$all_configs reps=3 swap=disk mem=256 out=$top/build/bench
+scenarios=qs2 configs=$all_configs reps=3 swap=disk mem=256 out=$top/build/bench cgroup=
 while [ $# -gt 0 ]; do
 	opt=$1
 	case $opt in
 	--full) scenarios=$all_scenarios; shift; continue ;;
+	--cgroup) cgroup=-g; shift; continue ;;
 	-h|--help) usage ;;
 	--*) [ $# -ge 2 ] || die "$opt needs a value" ;;
 	*) echo "bench: unknown argument '$opt'" >&2; usage ;;
@@ -61,6 +64,7 @@ for c in $configs; do
 		die "unknown configuration '$c' (known: $all_configs $more_configs)"
 done
 scenarios=$(echo $scenarios) configs=$(echo $configs)
+[ -z "$cgroup" ] || ! in_list cg2 "$scenarios" || die "--cgroup: cg2 makes its own cgroups, leave it out"
 
 scratch=
 case " $scenarios " in *" file "*|*" fitfile "*|*" stream "*) scratch="--scratch 1024" ;; esac
@@ -76,7 +80,7 @@ echo "$configs" > "$out/configs"
 	echo "command: host/bench.sh $args"
 	echo "kernel: $(sed -n 's/^VERSION = //p;s/^PATCHLEVEL = //p;s/^SUBLEVEL = //p' "$top/build/linux/Makefile" | paste -sd.)" \
 		"(Debian $(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo '?')) + patches/"
-	echo "guest: $mem MB RAM, 2 vCPUs (QEMU TCG), swap on $swap"
+	echo "guest: $mem MB RAM, 2 vCPUs (QEMU TCG), swap on $swap${cgroup:+, jobs in a memory cgroup without a limit}"
 	echo "date: $(date -u +%Y-%m-%d)"
 } > "$out/setup"
 echo "bench: $reps repetition(s) of: $scenarios; configurations: $configs"
@@ -89,7 +93,7 @@ for r in $(seq "$reps"); do
 	: > "$log"
 	sh "$top/host/run-qemu.sh" --quiet --mem "$mem" --swap "$swap" --lru mglru $scratch \
 		--timeout "$timeout" --log "$log" --append kunit.enable=0 \
-		--job "bench -r $r -c '$configs' $scenarios" 2> "$out/raw/rep$r.err" &
+		--job "bench -r $r -c '$configs' $cgroup $scenarios" 2> "$out/raw/rep$r.err" &
 	qpid=$!
 	# Progress: one line per run, with the elapsed time of the whole bench.
 	tail -n +1 -F --pid=$qpid "$log" 2>/dev/null | while read -r tag a b c d e; do

@@ -75,9 +75,13 @@ sh "$top/host/bench.sh" --reps 0 > "$out/bench-badopt.out" 2>&1
 rc1=$?
 sh "$top/host/bench.sh" --scenarios "qs2 nosuch" > "$out/bench-badscen.out" 2>&1
 rc2=$?
-[ $rc1 = 2 ] && [ $rc2 = 2 ] && expect "$out/bench-badopt.out" "--reps needs a positive number, got '0'" &&
-	expect "$out/bench-badscen.out" "unknown scenario 'nosuch'"
-result $? "bench rejects a bad option and an unknown scenario (exit $rc1, $rc2)"
+sh "$top/host/bench.sh" --cgroup --scenarios "qs2 cg2" > "$out/bench-badcg.out" 2>&1
+rc3=$?
+[ $rc1 = 2 ] && [ $rc2 = 2 ] && [ $rc3 = 2 ] &&
+	expect "$out/bench-badopt.out" "--reps needs a positive number, got '0'" &&
+	expect "$out/bench-badscen.out" "unknown scenario 'nosuch'" &&
+	expect "$out/bench-badcg.out" "--cgroup: cg2 makes its own cgroups"
+result $? "bench rejects a bad option, an unknown scenario, cg2 with --cgroup (exit $rc1, $rc2, $rc3)"
 
 # 11-12. The bench report on canned console logs: medians, floor and ratios
 # as computed by hand (also the huge scenario's small/big finish times), the
