@@ -172,11 +172,12 @@ static inline void token_require(long swap_mb)
 			       meminfo_kb("SwapFree"));
 }
 
-static inline long long *oom_kills_at_setup(void)
+/* The OOM kills and the valve's releases counted at token_setup(). */
+static inline long long *counts_at_setup(void)
 {
-	static long long n;
+	static long long n[2];
 
-	return &n;
+	return n;
 }
 
 /*
@@ -207,10 +208,11 @@ static inline void print_oom_report(void)
  */
 static inline void check_no_oom_kill(void)
 {
-	long long n = vmstat("oom_kill") - *oom_kills_at_setup();
+	long long n = vmstat("oom_kill") - counts_at_setup()[0];
 
 	if (n) {
-		ksft_print_msg("oom_kill +%lld\n", n);
+		ksft_print_msg("oom_kill +%lld, swap_token_release_valve +%lld\n", n,
+			       vmstat("swap_token_release_valve") - counts_at_setup()[1]);
 		print_oom_report();
 	}
 	ksft_test_result(!n, "nobody was OOM-killed\n");
@@ -232,7 +234,8 @@ static inline void token_setup(long swap_mb)
 		ksft_exit_fail_perror("mlockall");
 	fflush(stdout);
 	setvbuf(stdout, out, _IOFBF, sizeof(out));
-	*oom_kills_at_setup() = vmstat("oom_kill");
+	counts_at_setup()[0] = vmstat("oom_kill");
+	counts_at_setup()[1] = vmstat("swap_token_release_valve");
 	token_reset();
 }
 
