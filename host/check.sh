@@ -1,7 +1,9 @@
 #!/bin/sh
 # 'make check': boot the test kernel in the configurations below, run the
-# KUnit suites (at boot) and the guest tests, the harness's own tests and
-# checkpatch, then merge everything into one 'N passed, N failed' line.
+# KUnit suites (at boot) and the guest tests that host/manifest lists for
+# each boot, scan the consoles for kernel reports, run the harness's own
+# tests and checkpatch, then merge everything into one 'N passed, N failed'
+# line (host/results.py, which also holds each boot to the manifest).
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -10,29 +12,44 @@ rm -rf "$out"
 mkdir -p "$out"
 results=
 
-# boot NAME RUNNER-OPTIONS...: one QEMU boot running the guest tests
+manifest=$top/host/manifest
+logs=
+
+# boot NAME RUNNER-OPTIONS...: one QEMU boot running the guest tests that
+# host/manifest lists for NAME, each for at most $test_timeout seconds.
 boot() {
 	name=$1; shift
+	tests=$(awk -v b="$name" '$1 == b && $2 == "test" { printf " %s", $3 }' "$manifest")
+	[ -n "$tests" ] || { echo "check: host/manifest lists no test for boot $name" >&2; exit 2; }
 	printf 'check: boot %-12s %s ... ' "$name" "$*"
 	start=$(date +%s)
-	sh "$top/host/run-qemu.sh" --quiet --log "$out/$name.log" "$@" 2> "$out/$name.err"
+	sh "$top/host/run-qemu.sh" --quiet --log "$out/$name.log" "$@" \
+		--job "run-tests$tests" --append "guest_test_timeout=$test_timeout $kunit" \
+		2> "$out/$name.err"
 	rc=$?
 	echo "$rc" > "$out/$name.log.rc"
 	echo "exit $rc, $(($(date +%s) - start))s"
 	[ -s "$out/$name.err" ] && sed 's/^/    /' "$out/$name.err"
 	results="$results $name=$out/$name.log"
+	logs="$logs $out/$name.log"
 }
 
 # KUnit runs once, in the first boot; later boots pass kunit.enable=0.
+test_timeout=300 kunit=
 boot mglru   --lru mglru   --swap disk --scratch 512 --timeout 1200
-boot classic --lru classic --swap disk --scratch 512 --timeout 1200 --append kunit.enable=0
-boot zram    --lru mglru   --swap zram --swap-size 256 --timeout 300 \
-	--append kunit.enable=0 --job "run-tests pipeline_env"
+kunit=kunit.enable=0
+boot classic --lru classic --swap disk --scratch 512 --timeout 1200
+boot zram    --lru mglru   --swap zram --swap-size 256 --timeout 300
 # The OOM edge needs RAM + swap nearly full: a small swap, both LRUs.
+test_timeout=600
 for lru in classic mglru; do
-	boot oom-$lru --lru $lru --swap disk --swap-size 128 --timeout 900 \
-		--append kunit.enable=0 --job "run-tests token_oom_edge"
+	boot oom-$lru --lru $lru --swap disk --swap-size 128 --timeout 900
 done
+
+echo "check: kernel reports in the console logs"
+# shellcheck disable=SC2086
+sh "$top/host/kernel-reports.sh" --tap $logs > "$out/kernel-reports.tap"
+results="$results kernel-reports=$out/kernel-reports.tap"
 
 echo "check: harness self-tests"
 sh "$top/tests/harness.sh" > "$out/harness.tap" 2> "$out/harness.err"
@@ -44,4 +61,4 @@ results="$results checkpatch=$out/checkpatch.tap"
 
 echo "check: results"
 # shellcheck disable=SC2086
-exec python3 "$top/host/results.py" $results
+exec python3 "$top/host/results.py" --manifest "$manifest" $results

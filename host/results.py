@@ -8,7 +8,15 @@ file.  Console logs hold up to two documents: the KUnit KTAP the kernel
 prints at boot (before '#### guest-up') and the guest tests' KTAP (between
 '#### guest-tests-begin' and '#### guest-tests-end').  Both are parsed with
 the kernel's own KTAP parser, tools/testing/kunit/kunit_parser.py.
+
+With --manifest FILE (host/manifest), a console log whose LABEL is a boot
+named there must report exactly the guest tests and KUnit suites (with
+their case counts) listed for it, and a skipped test point passes only if
+the manifest allows it for that boot: anything missing, short, unlisted
+or skipped without leave is a failure naming it.  Allowed skips are
+counted apart, on the line before the summary.
 """
+import fnmatch
 import io
 import os
 import sys
@@ -21,6 +29,8 @@ import kunit_printer  # noqa: E402
 
 passed = 0
 failed = 0
+skipped = []            # (label, test point) of every skipped leaf
+manifest = {}           # boot -> {'kunit': {suite: cases}, 'tests': [...], 'skips': [...]}
 
 
 def fail(label, msg, log=()):
@@ -49,9 +59,10 @@ def walk(label, test, path):
             fail(label, f'{name}: planned {test.expected_count} results, '
                  f'got {len(test.subtests)}', test.log[-20:])
         return
-    if test.status == kunit_parser.TestStatus.SUCCESS or \
-       test.status == kunit_parser.TestStatus.SKIPPED:
+    if test.status == kunit_parser.TestStatus.SUCCESS:
         passed += 1
+    elif test.status == kunit_parser.TestStatus.SKIPPED:
+        skipped.append((label, name))
     elif test.status != kunit_parser.TestStatus.NO_TESTS:
         fail(label, f'{name}: {test.status.name.lower()}', test.log[-80:])
 
@@ -63,15 +74,17 @@ def parse(label, lines):
         test = kunit_parser.parse_run_tests(lines)
     except ValueError as e:
         fail(label, f'results cut short or malformed ({e})', lines[-20:])
-        return
+        return None
     finally:
         kunit_printer.stdout._output = saved
     if test.status == kunit_parser.TestStatus.FAILURE_TO_PARSE_TESTS:
         fail(label, 'no KTAP/TAP output found')
-        return
-    before = passed, failed
+        return None
+    before = passed, failed, len(skipped)
     walk(label, test, [])
-    print(f'  {label}: {passed - before[0]} passed, {failed - before[1]} failed')
+    print(f'  {label}: {passed - before[0]} passed, {failed - before[1]} failed, '
+          f'{len(skipped) - before[2]} skipped')
+    return test
 
 
 def console(label, path):
@@ -87,25 +100,85 @@ def console(label, path):
     begin = index('#### guest-tests-begin')
     end = index('#### guest-tests-end')
     boot = lines[:up] if up is not None else lines
+    kunit = guest = None
     if any('KTAP version' in line for line in boot):
-        parse(f'{label}/kunit', boot)
+        kunit = parse(f'{label}/kunit', boot)
     if up is None:
         fail(label, f'guest never reached userspace (runner exit {rc})', lines[-25:])
-        return
-    if begin is None or end is None:
+    elif begin is None or end is None:
         fail(label, f'guest tests did not finish (runner exit {rc})', lines[-25:])
         if begin is not None:
-            parse(f'{label}/guest', lines[begin + 1:])
-        return
-    before = failed
-    parse(f'{label}/guest', lines[begin + 1:end])
-    if rc != '0' and failed == before:
-        fail(label, f'guest job exited {rc} although every test result was read',
-             lines[end:][-15:])
+            guest = parse(f'{label}/guest', lines[begin + 1:])
+    else:
+        before = failed
+        guest = parse(f'{label}/guest', lines[begin + 1:end])
+        if rc != '0' and failed == before:
+            fail(label, f'guest job exited {rc} although every test result was read',
+                 lines[end:][-15:])
+    if label in manifest:
+        check_manifest(label, kunit, guest)
+
+
+def read_manifest(path):
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
+            words = line.split()
+            if not words or words[0].startswith('#'):
+                continue
+            boot = manifest.setdefault(words[0], {'kunit': {}, 'tests': [], 'skips': []})
+            kind = words[1] if len(words) > 1 else ''
+            if kind == 'kunit' and len(words) == 4 and words[3].isdigit():
+                boot['kunit'][words[2]] = int(words[3])
+            elif kind == 'test' and len(words) == 3:
+                boot['tests'].append(words[2])
+            elif kind == 'skip' and ' -- ' in line:
+                pattern, _, reason = line.split(None, 2)[2].partition(' -- ')
+                boot['skips'].append((pattern.strip(), reason.strip()))
+            else:
+                sys.exit(f'{path}:{number}: cannot read this line: {line.rstrip()}')
+
+
+def check_manifest(label, kunit, guest):
+    """The boot LABEL reported what the manifest lists for it, and no more."""
+    want = manifest[label]
+    got = {t.name: len(t.subtests) for t in kunit.subtests} if kunit else {}
+    for suite, cases in want['kunit'].items():
+        if suite not in got:
+            fail(label, f'KUnit suite {suite} did not report (host/manifest: {cases} cases)')
+        elif got[suite] != cases:
+            fail(label, f'KUnit suite {suite} reported {got[suite]} cases, '
+                 f'host/manifest expects {cases}')
+    names = [t.name for t in guest.subtests] if guest else []
+    for name in want['tests']:
+        if name not in names:
+            fail(label, f'guest test {name} did not report')
+    for name in names:
+        if name not in want['tests']:
+            fail(label, f'guest test {name} ran but is not in host/manifest')
+
+
+def judge_skips():
+    """Allowed skips are counted apart; every other one is a failure."""
+    allowed = 0
+    for label, name in skipped:
+        boot = manifest.get(label.split('/')[0], {'skips': []})
+        reason = next((r for p, r in boot['skips'] if fnmatch.fnmatchcase(name, p)), None)
+        if reason is None:
+            fail(label, f'{name}: skipped, and host/manifest allows no such skip')
+        else:
+            allowed += 1
+            print(f'  skip {label}: {name} (host/manifest: {reason})')
+    return allowed
 
 
 def main():
-    for arg in sys.argv[1:]:
+    args = sys.argv[1:]
+    if args[:1] == ['--manifest']:
+        if len(args) < 2:
+            sys.exit('usage: results.py [--manifest FILE] LABEL=FILE...')
+        read_manifest(args[1])
+        args = args[2:]
+    for arg in args:
         label, _, path = arg.partition('=')
         if not os.path.exists(path):
             fail(label, f'no result file {path}')
@@ -114,6 +187,12 @@ def main():
         else:
             with open(path) as f:
                 parse(label, [line.rstrip('\n') for line in f])
+    labels = [arg.partition('=')[0] for arg in args]
+    for boot in manifest:
+        if boot not in labels:
+            fail(boot, 'host/manifest lists this boot, but it has no result')
+    allowed = judge_skips()
+    print(f'{allowed} skipped, each allowed by host/manifest')
     print(f'{passed} passed, {failed} failed')
     return 1 if failed or not passed else 0
 

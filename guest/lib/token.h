@@ -261,6 +261,27 @@ static inline __printf(1, 2) void test_skip(const char *fmt, ...)
 }
 
 /*
+ * Skip the rest of the test: before the plan as kselftest does ("1..0 #
+ * SKIP reason"); after it, every point not yet reported as skipped in the
+ * form test_skip() prints, so that the document stays well-formed.
+ */
+static inline __noreturn __printf(1, 2) void test_exit_skip(const char *fmt, ...)
+{
+	char msg[256];
+	va_list args;
+
+	va_start(args, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, args);
+	va_end(args);
+	if (!ksft_plan && !ksft_test_num())
+		ksft_exit_skip("%s", msg);
+	while (ksft_test_num() < ksft_plan)
+		test_skip("%s", msg);
+	fflush(stdout);
+	exit(KSFT_SKIP);
+}
+
+/*
  * The start of most thrashing tests: the TAP header, token_setup() with
  * twice RAM of swap, the plan, and the check interval and timeout (0
  * leaves one as it is).  Returns MemTotal in MB.

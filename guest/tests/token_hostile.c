@@ -67,7 +67,7 @@ int main(void)
 	/* H is bigger than RAM: the size limit alone would keep it out (token_size). */
 	must_set(TOKEN_SIZE_LIMIT, 0);
 	if (trace_start())
-		ksft_exit_skip("no tracefs or no swap_token events\n");
+		test_exit_skip("no tracefs or no swap_token events\n");
 
 	st = thrash_stats(3);
 	for (int i = 0; i < 2; i++) {

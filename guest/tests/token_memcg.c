@@ -139,7 +139,7 @@ int main(void)
 	if (access(TOKEN_MEMCG, W_OK))
 		ksft_exit_fail_msg("%s is missing\n", TOKEN_MEMCG);
 	if (write_file(CG "cgroup.subtree_control", "+memory"))
-		ksft_exit_skip("no memory cgroup controller\n");
+		test_exit_skip("no memory cgroup controller\n");
 	limit = mem * 3 / 10;
 	atexit(remove_cgroups_at_exit);
 	for (int k = 0; k < 2; k++) {
@@ -156,7 +156,7 @@ int main(void)
 	}
 	must_set(TOKEN_MEMCG, 0);
 	if (trace_start())
-		ksft_exit_skip("no tracefs or no swap_token events\n");
+		test_exit_skip("no tracefs or no swap_token events\n");
 
 	st = thrash_stats(4);
 	for (int i = 0; i < 4; i++) {

@@ -111,7 +111,7 @@ int main(void)
 	must_set(TOKEN_SIZE_LIMIT, 0);
 	must_set(TOKEN_POLICY, 1);
 	if (trace_start())
-		ksft_exit_skip("no tracefs or no swap_token events\n");
+		test_exit_skip("no tracefs or no swap_token events\n");
 
 	st = start_two_thrashers(spec, t, mem * 6 / 10, 60, 600);
 	ksft_print_msg("T1 %d, T2 %d (%ld MB each), RAM %ld MB\n", t[0], t[1], spec[0].mb, mem);

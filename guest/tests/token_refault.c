@@ -134,13 +134,13 @@ int main(void)
 
 	mem = token_begin(6, INTERVAL_MS, TIMEOUT_MS);
 	if (access("/mnt/scratch", W_OK))
-		ksft_exit_skip("no scratch disk at /mnt/scratch\n");
+		test_exit_skip("no scratch disk at /mnt/scratch\n");
 	if (access(TOKEN_REFAULT_GATE, W_OK))
 		ksft_exit_fail_msg("%s is missing\n", TOKEN_REFAULT_GATE);
 	must_set(TOKEN_SIZE_LIMIT, 0);
 	must_set(TOKEN_REFAULT_GATE, 1);
 	if (trace_start())
-		ksft_exit_skip("no tracefs or no swap_token events\n");
+		test_exit_skip("no tracefs or no swap_token events\n");
 	file_mb = mem * 3 / 4;	/* not a multiple of THRASH_STRIDE */
 	if (thrash_write_file(FILE_PATH, file_mb, FILE_SEED, 1))
 		ksft_exit_fail_msg("cannot write %s: %s\n", FILE_PATH, strerror(errno));

@@ -80,7 +80,7 @@ int main(void)
 	mem = token_begin(5, INTERVAL_MS, TIMEOUT_MS);
 	must_set(TOKEN_SIZE_LIMIT, LIMIT_PCT);
 	if (trace_start())
-		ksft_exit_skip("no tracefs or no swap_token events\n");
+		test_exit_skip("no tracefs or no swap_token events\n");
 
 	st = thrash_stats(3);
 	for (int k = 0; k < 3; k++) {
