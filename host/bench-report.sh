@@ -1,11 +1,15 @@
 #!/bin/sh
 # Turn the console logs of host/bench.sh (DIR/raw/rep*.log) into
-# DIR/results.tsv (one line per run), DIR/results.md (the tables and the
-# verdict on the targets, also printed) and PNG plots: DIR/time.png (every
-# scenario relative to its serial floor), DIR/headline.png (the qs2 times)
-# and DIR/timeline-qs2.png, DIR/timeline-hogint.png (resident memory of each
-# process, token holder marked).  Exit status 1 if a run is missing or failed
-# for another reason than an OOM kill (OOM kills are results: reported).
+# DIR/results.tsv (one line per run), DIR/results.md (the tables, the paired
+# comparisons with their bootstrap intervals, the verdict on the targets, the
+# failed runs and the order of the runs; also printed) and PNG plots:
+# DIR/time.png (every scenario relative to its serial floor),
+# DIR/headline.png (the qs2 times) and DIR/timeline-qs2.png,
+# DIR/timeline-hogint.png (resident memory of each process, token holder
+# marked).  A configuration with no finished run (every run OOM-killed, say)
+# is reported and plotted as "no finish".  Exit status 1 if a run is missing
+# or failed for another reason than an OOM kill (OOM kills are results:
+# reported), 2 if gnuplot failed on a plot.
 # Usage: bench-report.sh DIR
 set -eu
 
@@ -28,6 +32,11 @@ cols="s c r rc time majflt pswpin pswpout psi_full_ms oom taken p50 p99 hog smal
 
 rm -f "$dir"/*.png "$dir"/timeline-*
 
+# The serial floor's configuration, as the guest names it on its
+# '#### bench-order' lines (none in logs of an older guest/jobs/bench).
+floorcfg=$(cat "$dir"/raw/rep*.log | tr -d '\r' |
+	sed -n 's/^#### bench-order .*floor=\([^ ]*\).*/\1/p' | sort -u | paste -sd' ')
+
 # Median and min/max of a space-separated list: shared by the awk programs below.
 stats_awk='function median(list,    n, a, i, j, t) {
 	n = split(list, a, " ")
@@ -42,23 +51,138 @@ function minmax(list, which,    n, a, i, m) {
 }
 '
 
-summary=$(awk -F '\t' -v scenarios="$scenarios" -v configs="$configs" -v setup="$(cat "$dir/setup")" "$stats_awk"'
-function base(c) { if (c ~ /-off$/ || c == "floor") return ""; sub(/-[a-z]+$/, "-off", c); return c }
+# The summary, and DIR/plot-time.dat for time.png: a line per scenario and
+# configuration (their indexes, median, min and max relative to the floor or
+# NaN, OOM kills, and "-" or why there is no bar).  A median of no finished
+# run is "nan" (see median()): every use of one is guarded, as arithmetic or
+# comparisons on it give nonsense (mawk: nan <= 1.25 is true).
+summary=$(awk -F '\t' -v scenarios="$scenarios" -v configs="$configs" -v setup="$(cat "$dir/setup")" \
+	-v plot="$dir/plot-time.dat" -v floorcfg="$floorcfg" "$stats_awk"'
+# base(c): the configuration c is measured against: its LRU with the token
+# off (X-off2, the A/A run, too; mglru-ttl: mglru-off); none for -off.
+function base(c) { if (c ~ /-off$/ || c == "floor") return ""; sub(/-[a-z]+[0-9]*$/, "-off", c); return c }
+function inc(c) { return index(" " configs " ", " " c " ") > 0 }	# c is in this run
 function add(key, val) { if (val != "-" && val != "") L[key] = L[key] " " val }
 function ratio(a, b) { return (b + 0 > 0 && a != "nan" && b != "nan") ? sprintf("%.2f", a / b) : "-" }
+# fin(s, c): c (or the serial floor, c = "floor") finished a run of s.
+function fin(s, c) {
+	if (c == "floor") return (s == "hogint" ? floor99[s] : floor[s]) != "nan"
+	return (s == "hogint" ? p99[s, c] : med[s, c]) != "nan"
+}
+function nofinish(s, c) { return runs[s, c] ? sprintf("no finish, %d OOM kills", oom[s, c]) : "no run" }
+# nodata(s, c): the verdict on a target that needs c, which has no finished run in s.
+function nodata(s, c) {
+	return sprintf("no data (%s: no finished run, %d OOM kills)", c == "floor" ? "serial floor" : c, oom[s, c])
+}
+# Paired comparisons: a pair is the runs of x and y in one repetition (one
+# boot), both finished; V[s, c, r, m] holds measure m (time, p50, p99, small,
+# big) of the run of c in repetition r.  pairs(s, m, x, y) puts the ratios
+# x / y of the pairs into P[1..n], sorted, and returns n.
+function pairs(s, m, x, y,    r, n, i, j, t) {
+	n = 0
+	for (r in REP)
+		if ((s, x, r, m) in V && (s, y, r, m) in V && V[s, y, r, m] > 0)
+			P[++n] = V[s, x, r, m] / V[s, y, r, m]
+	for (i = 2; i <= n; i++) { t = P[i]; for (j = i - 1; j >= 1 && P[j] > t; j--) P[j + 1] = P[j]; P[j + 1] = t }
+	return n
+}
+# rnd(): the Park-Miller generator, exact in any awk (mawk, gawk and
+# busybox give the same intervals, unlike their rand()).
+function rnd() { RNG = RNG * 16807 % 2147483647; return RNG / 2147483647 }
+# compare(s, m, x, y): the comparison of x with y on measure m in s, under
+# the key it returns: N[k] pairs, MED[k] the median of their ratios, LO[k]
+# and HI[k] its 95% percentile bootstrap interval (2000 resamples of the
+# pairs, the generator seeded with 1 for each comparison), FAST[k] and
+# SLOW[k] the pairs with a ratio below and above 1.
+function compare(s, m, x, y,    k, n, i, b, cnt, c, a, lo, hi, T, t, az, nt, DV, DC, u, w) {
+	k = s SUBSEP m SUBSEP x SUBSEP y
+	if (k in N) return k
+	n = N[k] = pairs(s, m, x, y)
+	if (!n) return k
+	lo = int((n + 1) / 2); hi = int(n / 2) + 1	# the median is P[lo] and P[hi] averaged
+	MED[k] = (P[lo] + P[hi]) / 2
+	for (i = 1; i <= n; i++) { FAST[k] += P[i] < 1; SLOW[k] += P[i] > 1 }
+	# A resample draws n of the sorted indexes; its median is found by
+	# counting the draws of each index up to the ranks lo and hi; T counts
+	# the resamples per (index at lo, index at hi).
+	RNG = 1
+	for (b = 1; b <= 2000; b++) {
+		split("", cnt)
+		for (i = 1; i <= n; i++) cnt[int(rnd() * n) + 1]++
+		c = a = 0
+		for (i = 1; c < hi; i++) { c += cnt[i]; if (!a && c >= lo) a = i }
+		T[a, i - 1]++
+	}
+	# The distinct medians, sorted; the interval runs from the 50th to the
+	# 1950th of the 2000 (the 2.5th and 97.5th percentiles).
+	nt = 0
+	for (t in T) { split(t, az, SUBSEP); DV[++nt] = (P[az[1]] + P[az[2]]) / 2; DC[nt] = T[t] }
+	for (i = 2; i <= nt; i++) {
+		u = DV[i]; w = DC[i]
+		for (b = i - 1; b >= 1 && DV[b] > u; b--) { DV[b + 1] = DV[b]; DC[b + 1] = DC[b] }
+		DV[b + 1] = u; DC[b + 1] = w
+	}
+	c = 0
+	for (i = 1; i <= nt; i++) { c += DC[i]; if (!(k in LO) && c >= 50) LO[k] = DV[i]; if (c >= 1950) { HI[k] = DV[i]; break } }
+	return k
+}
+# verdict(k, t, below): the claim "ratio <= t" (below: "< t") on comparison
+# k: met only if the whole interval is on the right side of t, MISSED if
+# it is all on the wrong side.
+function verdict(k, t, below) {
+	if (N[k] < 5) return "too few pairs (n < 5) for a claim"
+	if (below ? HI[k] < t : HI[k] <= t) return "met"
+	if (below ? LO[k] >= t : LO[k] > t) return "MISSED"
+	return "not shown (the interval crosses the target)"
+}
+function ival(k) { return sprintf("%.2f-%.2f", LO[k], HI[k]) }
+function np(n) { return n (n == 1 ? " pair" : " pairs") }
+# noise(s, m): "; noise floor of this run A-B", the interval of the A/A
+# comparison (aa vs its -off) on measure m in s, if there is one.
+function noise(s, m,    k) {
+	if (aa == "") return ""
+	k = compare(s, m, aa, base(aa))
+	return N[k] ? "; noise floor of this run " ival(k) : ""
+}
+# measures(s): what is compared in s.
+function measures(s) { return s == "hogint" ? "p99 p50" : s == "huge" ? "time small big" : "time" }
+function what(m) {
+	return m == "time" ? "time" : m ~ /^p/ ? m " latency" : m == "small" ? "last small one done" : "big one done"
+}
+# row(s, x, y): the lines of the paired table for x against y in s.
+function row(s, x, y,    M, nm, i, k) {
+	nm = split(y == "floor" ? "time" : measures(s), M, " ")
+	for (i = 1; i <= nm; i++) {
+		k = compare(s, M[i], x, y); rows++
+		printf "| %s | %s vs %s%s | %s | %d | %s | %s | %s |\n", s, x, y == "floor" ? "serial floor" : y,
+			x ~ /-off2$/ ? " (A/A: noise)" : "", what(M[i]), N[k], N[k] ? sprintf("%.2f", MED[k]) : "-",
+			N[k] ? ival(k) : "-", N[k] ? FAST[k] " / " SLOW[k] : "-"
+	}
+}
+BEGIN { nopair = "no data (no repetition in which both finished)" }
 NR == 1 { next }
 {
 	s = $1; c = $2; r = $3
 	if (c == "floor") {
-		fl[s, r] += $5; flrep[s] = flrep[s] " " r
+		# The floor of a repetition sums its jobs alone: one failed job
+		# leaves that repetition out of the floor.
+		runs[s, c]++; oom[s, c] += $10; flrep[s] = flrep[s] " " r
+		if ($4 != 0) { flbad[s, r] = 1; next }
+		fl[s, r] += $5; fln[s, r]++; if (fln[s, r] > flmax[s]) flmax[s] = fln[s, r]
+		if ($12 != "-") V[s, c, r, "p50"] = $12
+		if ($13 != "-") V[s, c, r, "p99"] = $13
 		add(s SUBSEP "floor" SUBSEP "p50", $12); add(s SUBSEP "floor" SUBSEP "p99", $13)
-		if ($4 != 0) bad[s, "floor"]++
 		next
 	}
 	runs[s, c]++; oom[s, c] += $10
 	# A run that failed (a process OOM-killed, a wrong result) has no
 	# meaningful time: it is counted, not measured.
 	if ($4 != 0) { bad[s, c]++; next }
+	REP[r] = 1; V[s, c, r, "time"] = $5
+	if ($12 != "-") V[s, c, r, "p50"] = $12
+	if ($13 != "-") V[s, c, r, "p99"] = $13
+	if ($15 != "-") V[s, c, r, "small"] = $15
+	if ($16 != "-") V[s, c, r, "big"] = $16
 	add(s SUBSEP c SUBSEP "time", $5); add(s SUBSEP c SUBSEP "majflt", $6)
 	add(s SUBSEP c SUBSEP "pswpin", $7); add(s SUBSEP c SUBSEP "pswpout", $8)
 	add(s SUBSEP c SUBSEP "psi", $9 / 1000)
@@ -83,22 +207,34 @@ END {
 	print "\nMedian of the repetitions with (min-max); every run starts from dropped caches"
 	print "and empty swap. *x floor*: time / serial floor (each job alone, times summed)."
 	print "*vs off*: median / median of the same LRU with the token off (mglru-ttl: vs"
-	print "mglru-off). Faults and swap are counts per run (pages), PSI is memory *full* time."
+	print "mglru-off; X-off2, the token off again in the same boots: vs X-off, the A/A)."
+	print "Faults and swap are counts per run (pages), PSI is memory *full* time."
 	print "A failed run (a process OOM-killed or a wrong result) is counted in *runs* and"
-	print "*OOM kills* but left out of the medians.\n"
+	print "*OOM kills* but left out of the medians. The verdicts on the targets rest on the"
+	print "paired comparisons after these tables.\n"
+	# The A/A configuration: the first X-off2 whose X-off ran too.
+	for (j = 1; j <= nc; j++) if (aa == "" && C[j] ~ /-off2$/ && inc(base(C[j]))) aa = C[j]
 	for (i = 1; i <= ns; i++) {
 		s = S[i]
 		nf = split(flrep[s], FR, " "); fls = ""
-		for (j = 1; j <= nf; j++) if (!seen[s, FR[j]]++) fls = fls " " fl[s, FR[j]]
+		# A repetition whose floor is short of a job (its guest stopped)
+		# has no floor either.
+		for (j = 1; j <= nf; j++) if (!seen[s, FR[j]]++ && !flbad[s, FR[j]] && fln[s, FR[j]] == flmax[s]) {
+			fls = fls " " fl[s, FR[j]]; V[s, "floor", FR[j], "time"] = fl[s, FR[j]]
+		}
 		floor[s] = median(fls)
 		printf "## %s: %s\n\n", s, title[s]
 		if (s == "hogint") {
-			printf "Interactive process alone: p50 %s ms, p99 %s ms.\n\n", median(L[s, "floor", "p50"]), median(L[s, "floor", "p99"])
 			floor50[s] = median(L[s, "floor", "p50"]); floor99[s] = median(L[s, "floor", "p99"])
+			if (fin(s, "floor"))
+				printf "Interactive process alone: p50 %s ms, p99 %s ms.\n\n", floor50[s], floor99[s]
+			else
+				printf "Interactive process alone: no finished run (%d OOM kills).\n\n", oom[s, "floor"]
 			print "| configuration | runs | p50 ms | p99 ms (min-max) | p99 vs off | hog MB/s | major faults | PSI full s | OOM kills | handoffs |"
 			print "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 		} else {
-			printf "Serial floor: %.1f s.\n\n", floor[s]
+			if (fin(s, "floor")) printf "Serial floor: %.1f s%s.\n\n", floor[s], floorcfg == "" ? "" : " (each job alone, under " floorcfg ")"
+			else printf "Serial floor: no finished run (%d OOM kills).\n\n", oom[s, "floor"]
 			print "| configuration | runs | time s (min-max) | x floor | vs off | major faults | swap-ins | swap-outs | PSI full s | OOM kills | handoffs |"
 			print "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 		}
@@ -108,9 +244,18 @@ END {
 			p50[s, c] = median(L[s, c, "p50"]); p99[s, c] = median(L[s, c, "p99"])
 			b = base(c)
 			note = bad[s, c] ? sprintf(" (%d failed)", bad[s, c]) : ""
-			if (L[s, c, s == "hogint" ? "p99" : "time"] == "") {
-				printf "| %s | %d%s |%s %d | - |\n", c, runs[s, c], note,
-					s == "hogint" ? " - | - | - | - | - | - |" : " - | - | - | - | - | - | - |", oom[s, c]
+			# time.png: time (hogint: p99 latency) relative to the floor.
+			v = s == "hogint" ? "p99" : "time"; f = s == "hogint" ? floor99[s] : floor[s]
+			if (!fin(s, c))
+				printf "%d %d NaN NaN NaN %d \"%s\"\n", i, j, oom[s, c], nofinish(s, c) > plot
+			else if (!fin(s, "floor") || f + 0 <= 0)
+				printf "%d %d NaN NaN NaN %d \"no serial floor\"\n", i, j, oom[s, c] > plot
+			else
+				printf "%d %d %.4g %.4g %.4g %d \"-\"\n", i, j, median(L[s, c, v]) / f,
+					minmax(L[s, c, v], "min") / f, minmax(L[s, c, v], "max") / f, oom[s, c] > plot
+			if (!fin(s, c)) {
+				printf "| %s | %d%s | %s |%s %d | - |\n", c, runs[s, c], note, nofinish(s, c),
+					s == "hogint" ? " - | - | - | - | - |" : " - | - | - | - | - | - |", oom[s, c]
 				continue
 			}
 			if (s == "hogint")
@@ -133,7 +278,7 @@ END {
 		for (j = 1; j <= nc; j++) {
 			c = C[j]; b = base(c)
 			sm[c] = median(L[s, c, "small"]); bg[c] = median(L[s, c, "big"])
-			if (L[s, c, "small"] == "") { printf "| %s | - | - | - | - |\n", c; continue }
+			if (L[s, c, "small"] == "") { printf "| %s | %s | - | - | - |\n", c, nofinish(s, c); continue }
 			printf "| %s | %.1f (%.1f-%.1f) | %s | %.1f (%.1f-%.1f) | %s |\n", c,
 				sm[c], minmax(L[s, c, "small"], "min"), minmax(L[s, c, "small"], "max"),
 				b ? ratio(sm[c], median(L[s, b, "small"])) : "-",
@@ -142,19 +287,65 @@ END {
 		}
 		print ""
 	}
-	# The targets of the bench issue, judged on these numbers.
+	# The paired comparisons: each configuration against its base, each -on
+	# against mglru-ttl and, in the headline, against mglru-off and the
+	# serial floor.
+	print "## Paired comparisons\n"
+	print "A pair is the runs of X and Y in the same repetition (the same boot), both"
+	print "finished. *ratio*: the median over the pairs of X / Y; *95% interval*: a"
+	print "percentile bootstrap interval of that median (2000 resamples of the pairs, a"
+	print "fixed seed: the same numbers every time these logs are reported); *faster /"
+	print "slower*: the pairs with a ratio below / above 1. A/A: the token off twice in"
+	print "each boot; its interval is the noise floor of this run. A claim needs at least"
+	print "5 pairs.\n"
+	print "| scenario | X vs Y | measure | pairs | ratio | 95% interval | faster / slower |"
+	print "| --- | --- | --- | --- | --- | --- | --- |"
+	for (i = 1; i <= ns; i++) {
+		s = S[i]
+		for (j = 1; j <= nc; j++) {
+			c = C[j]; b = base(c)
+			if (b != "" && inc(b)) row(s, c, b)
+			if (c !~ /-on$/) continue
+			if (s == "qs2" && b != "mglru-off" && inc("mglru-off")) row(s, c, "mglru-off")
+			if (inc("mglru-ttl")) row(s, c, "mglru-ttl")
+			if (s == "qs2") row(s, c, "floor")
+		}
+	}
+	if (!rows) print "| - | no comparison: one configuration per LRU | - | - | - | - | - |"
+	print ""
+	# The targets of the bench issue, judged on the paired comparisons: met
+	# only when the 95% interval is on the right side of the target; a
+	# target whose inputs did not finish is "no data", never met nor missed.
 	print "## Targets\n"
+	if (aa == "")
+		print "- noise floor of this run: not measured (no A/A configuration such as mglru-off2; make bench FULL=1 adds one)"
+	else {
+		printf "- noise floor of this run (A/A: %s vs %s; an effect inside it is not told apart from noise):\n", aa, base(aa)
+		for (i = 1; i <= ns; i++) {
+			s = S[i]; m = s == "hogint" ? "p99" : "time"; k = compare(s, m, aa, base(aa))
+			if (N[k]) printf "  - %s, %s: %.2f, 95%% interval %s, %s\n", s, what(m), MED[k], ival(k), np(N[k])
+			else printf "  - %s: no repetition in which both finished\n", s
+		}
+	}
 	if ("qs2" SUBSEP "mglru-off" in runs || "qs2" SUBSEP "classic-off" in runs) {
 		for (j = 1; j <= nc; j++) if (C[j] ~ /-on$/) {
-			c = C[j]; x = med["qs2", c] / floor["qs2"]
-			printf "- headline, %s: %.2f x serial floor (target <= 1.25): %s\n", c, x, x <= 1.25 ? "met" : "MISSED"
-			for (k = 1; k <= nc; k++) if (C[k] ~ /^mglru-(off|ttl)$/) {
-				if (med["qs2", C[k]] == "nan")
-					printf "- headline, %s vs %s: %.1f s; %s finished no run (OOM kills: %d)\n", c, C[k],
-						med["qs2", c], C[k], oom["qs2", C[k]]
+			c = C[j]
+			if (!fin("qs2", c) || !fin("qs2", "floor"))
+				printf "- headline, %s: time vs serial floor (target <= 1.25): %s\n", c,
+					nodata("qs2", fin("qs2", c) ? "floor" : c)
+			else if (!N[k = compare("qs2", "time", c, "floor")])
+				printf "- headline, %s: time vs serial floor (target <= 1.25): %s\n", c, nopair
+			else
+				printf "- headline, %s: %.2f x serial floor (95%% interval %s, %s; target <= 1.25): %s\n",
+					c, MED[k], ival(k), np(N[k]), verdict(k, 1.25, 0)
+			for (l = 1; l <= nc; l++) if (C[l] ~ /^mglru-(off|ttl)$/) {
+				if (!fin("qs2", c) || !fin("qs2", C[l]))
+					printf "- headline, %s vs %s: %s\n", c, C[l], nodata("qs2", fin("qs2", c) ? C[l] : c)
+				else if (!N[k = compare("qs2", "time", c, C[l])])
+					printf "- headline, %s vs %s: %s\n", c, C[l], nopair
 				else
-					printf "- headline, %s vs %s: %.1f s vs %.1f s: %s\n", c, C[k], med["qs2", c], med["qs2", C[k]],
-						med["qs2", c] < med["qs2", C[k]] ? "faster (met)" : "NOT faster (missed)"
+					printf "- headline, %s vs %s: %.2f (95%% interval %s; %d faster, %d slower of %s; target < 1%s): %s\n",
+						c, C[l], MED[k], ival(k), FAST[k], SLOW[k], np(N[k]), noise("qs2", "time"), verdict(k, 1, 1)
 			}
 		}
 	}
@@ -162,99 +353,201 @@ END {
 		s = S[i]; c = C[j]; b = base(c)
 		if (!((s, b) in runs)) continue
 		compared++
-		if (s == "hogint") {
-			x = p99[s, c] / p99[s, b]; y = p50[s, c] / p50[s, b]
-			if (y > x) x = y
-			what = "p50/p99 latency"
-		} else {
-			x = med[s, c] / med[s, b]; what = "time"
+		if (!fin(s, c) || !fin(s, b)) {
+			nd = nd sprintf("\n  - %s, %s: %s", s, c, nodata(s, fin(s, c) ? b : c))
+			continue
 		}
-		if (x > 1.02) slow = slow sprintf("\n  - %s, %s: %s %.2f x token off", s, c, what, x)
+		nm = split(s == "hogint" ? "p99 p50" : "time", M, " ")
+		for (l = 1; l <= nm; l++) {
+			if (!N[k = compare(s, M[l], c, b)]) { nd = nd sprintf("\n  - %s, %s: %s", s, c, nopair); continue }
+			v = verdict(k, 1.02, 0)
+			t = sprintf("\n  - %s, %s: %s %.2f x token off (95%% interval %s, %s%s): %s",
+				s, c, what(M[l]), MED[k], ival(k), np(N[k]), noise(s, M[l]), v)
+			if (v == "MISSED") slow = slow t; else if (v ~ /^not/) unclear = unclear t; else if (v ~ /^too/) few = few t
+		}
 	}
 	if (compared)
-		printf "- no scenario more than 2%% slower with the token: %s\n", slow ? "MISSED" slow : "met"
+		printf "- no scenario more than 2%% slower with the token: %s%s%s%s%s\n",
+			slow ? "MISSED" : nd ? "no data" : unclear ? "not shown (an interval crosses the target)" : \
+			few ? "too few pairs (n < 5) for a claim" : "met", slow, nd, unclear, few
 	else
 		print "- none comparable: this run has no token-off configuration"
 	# The size limit (issue 6): the small processes of "huge" finish much
 	# sooner (at most 0.8 x token off), the big one no later (at most 1.02 x).
 	for (j = 1; j <= nc; j++) if (("huge", C[j]) in runs && C[j] ~ /-(on|nolimit)$/) {
 		c = C[j]; b = base(c)
-		if (!(("huge", b) in runs) || sm[c] == "nan" || sm[b] == "nan") continue
-		x = sm[c] / sm[b]; y = bg[c] / bg[b]
-		printf "- huge, %s: small ones %.2f x token off (target <= 0.8), big one %.2f x (target <= 1.02): %s\n",
-			c, x, y, x <= 0.8 && y <= 1.02 ? "met" : "MISSED"
+		if (!(("huge", b) in runs)) continue
+		if (sm[c] == "nan" || bg[c] == "nan" || sm[b] == "nan" || bg[b] == "nan") {
+			printf "- huge, %s: small and big ones vs token off: %s\n", c,
+				nodata("huge", sm[c] == "nan" || bg[c] == "nan" ? c : b)
+			continue
+		}
+		k = compare("huge", "small", c, b); k2 = compare("huge", "big", c, b)
+		if (!N[k] || !N[k2]) { printf "- huge, %s: small and big ones vs token off: %s\n", c, nopair; continue }
+		v = verdict(k, 0.8, 0); w = verdict(k2, 1.02, 0)
+		v = v ~ /^too/ || w ~ /^too/ ? v : v == "MISSED" || w == "MISSED" ? "MISSED" : v == "met" && w == "met" ? "met" : \
+			"not shown (an interval crosses the target)"
+		printf "- huge, %s: small ones %.2f x token off (target <= 0.8), big one %.2f x (target <= 1.02); 95%% intervals %s and %s, %s: %s\n",
+			c, MED[k], MED[k2], ival(k), ival(k2), np(N[k]), v
 	}
+	# OOM kills are counts, defined whether or not a run finished.
 	for (j = 1; j <= nc; j++) if (C[j] ~ /-on$/ && (" " configs " ") ~ (" " base(C[j]) " ")) {
 		c = C[j]; b = base(c); kon = koff = 0
 		for (i = 1; i <= ns; i++) { kon += oom[S[i], c]; koff += oom[S[i], b] }
 		printf "- OOM kills, %s: %d, %s: %d: %s\n", c, kon, b, koff, kon <= koff ? "no more with the token (met)" : "MORE with the token (missed)"
 	}
 }' "$tsv")
+
+# The failed runs from the console logs: each run that failed (rc not 0),
+# with its cause: the kernel's OOM kill line or the workload's error line
+# during the run; then the runs a repetition never reached (its guest
+# stopped), with the guest's last 'bench: ' error line or why it stopped.
+# And the order of the runs, from the '#### bench-order' lines.
+runs_md=$(awk -v scenarios="$scenarios" -v configs="$configs" '
+function kv(f,    t) { t = f; sub(/^[^=]*=/, "", t); return t }
+function cell(t) { gsub(/\|/, "/", t); return t }
+# done_rep(): the missing runs of the repetition just read.
+function done_rep(    i, j, miss, why) {
+	why = lastb != "" ? lastb : gerr != "" ? "guest: " gerr : gexit != "" ? "the guest job exited " gexit : \
+		"the guest gave no result (timed out or crashed, see raw/rep" rep ".err)"
+	for (i = 1; i <= ns; i++) {
+		miss = ((S[i], "floor") in seen) ? "" : " floor"
+		for (j = 1; j <= nc; j++) if (!((S[i], C[j]) in seen)) miss = miss " " C[j]
+		if (miss != "") out[rep] = out[rep] sprintf("| %s | %s | not run:%s | - | - | %s |\n", rep, S[i], miss, cell(why))
+	}
+}
+BEGIN { ns = split(scenarios, S, " "); nc = split(configs, C, " ") }
+FNR == 1 {
+	if (NR > 1) done_rep()
+	rep = FILENAME; sub(/.*rep/, "", rep); sub(/\.log$/, "", rep); rep += 0
+	split("", seen); lastb = gerr = gexit = ""; inrun = 0; if (rep > nrep) nrep = rep
+}
+{ sub(/\r$/, "") }
+$1 == "####" && $2 == "bench-order" { order[rep] = sprintf("| %s | %s |", kv($5), substr($0, index($0, $5) + length($5) + 1)) }
+$1 == "####" && $2 == "bench-start" { inrun = 1; oomline = errline = ""; next }
+$1 == "####" && $2 == "bench" {
+	inrun = 0; split("", v)
+	for (i = 3; i <= NF; i++) v[substr($i, 1, index($i, "=") - 1)] = kv($i)
+	seen[v["s"], v["c"]] = 1
+	if (v["rc"] + 0 != 0)
+		out[rep] = out[rep] sprintf("| %s | %s | %s | %s | %s | %s |\n", rep, v["s"], v["c"], v["rc"], v["oom"],
+			cell(oomline != "" ? oomline : errline != "" ? errline : "-"))
+	next
+}
+$1 == "####" && $2 == "guest-error" { gerr = substr($0, 18) }
+$1 == "####" && $2 == "guest-exit" { gexit = kv($3) }
+inrun && oomline == "" && /Killed process/ { oomline = $0; sub(/^\[[ 0-9.]*\] */, "", oomline); sub(/\).*/, ")", oomline) }
+inrun && errline == "" && /^  \| / && /FAILED|[Ff]ailed|not sorted|wrong|never|[Ee]rror|[Kk]illed|[Cc]annot/ { errline = substr($0, 5) }
+/^bench: / && !/^bench: jobs run in/ { lastb = $0 }
+END {
+	if (NR) done_rep()
+	print "## Failed runs\n"
+	for (r = 1; r <= nrep; r++) n += out[r] != ""
+	if (!n) print "None: every run of every repetition finished.\n"
+	else {
+		print "| rep | scenario | configuration | rc | OOM kills | cause |"
+		print "| --- | --- | --- | --- | --- | --- |"
+		for (r = 1; r <= nrep; r++) printf "%s", out[r]
+		print ""
+	}
+	print "## Order of the runs\n"
+	for (r = 1; r <= nrep; r++) if (r in order) m++
+	if (!m) { print "Not recorded in these logs (from an older guest/jobs/bench)."; exit }
+	print "In each repetition and scenario the serial floor first, then the configurations in this order:\n"
+	print "| rep | order | configurations |"
+	print "| --- | --- | --- |"
+	for (r = 1; r <= nrep; r++) print ((r in order) ? "| " r " " order[r] : "| " r " | not recorded | - |")
+}' "$dir"/raw/rep*.log)
+summary="$summary
+
+$runs_md"
 echo "$summary" > "$md"
 echo "$summary"
 
-# Plot data: per scenario, per configuration median/min/max relative to the
-# floor (hogint: p99 latency relative to the interactive process alone).
-awk -F '\t' -v scenarios="$scenarios" -v configs="$configs" "$stats_awk"'
-NR == 1 { next }
-$4 != 0 { next }	# failed runs have no comparable time
-{ col = $1 == "hogint" ? $13 : $5 }
-$2 == "floor" { if ($1 == "hogint") f[$1] = f[$1] " " col; else fs[$1, $3] += col; next }
-{ v[$1, $2] = v[$1, $2] " " col }
-END {
-	ns = split(scenarios, S, " "); nc = split(configs, C, " ")
-	for (i = 1; i <= ns; i++) {
-		s = S[i]
-		if (s != "hogint") for (k in fs) { split(k, kk, SUBSEP); if (kk[1] == s) f[s] = f[s] " " fs[k] }
-		fl = median(f[s])
-		printf "%s", s
-		for (j = 1; j <= nc; j++) {
-			m = median(v[s, C[j]])
-			if (m == "nan" || fl == "nan" || fl == 0) printf " NaN NaN NaN"
-			else printf " %.3f %.3f %.3f", m / fl, minmax(v[s, C[j]], "min") / fl,
-				    minmax(v[s, C[j]], "max") / fl
-		}
-		printf "\n"
-	}
-}' "$tsv" > "$dir/plot-time.dat"
-
 awk -F '\t' 'NR > 1 && $1 == "qs2" && $2 != "floor" { print $2, $5, $4 == 0 }' "$tsv" > "$dir/plot-headline.dat"
-hfloor=$(awk '/^## qs2:/ { q = 1 } q && /^Serial floor:/ { print $3; exit }' "$md")
 
-cd "$dir"
-gnuplot <<GNUPLOT
+# draw NAME: run the gnuplot script on stdin in DIR to draw DIR/NAME.  A
+# failure is named and fails the report at the end (exit 2), after the other
+# plots.
+plotfail=
+draw() {
+	if (cd "$dir" && gnuplot) && [ -s "$dir/$1" ]; then return 0; fi
+	echo "bench: gnuplot failed to draw $1" >&2
+	rm -f "$dir/$1"
+	plotfail="$plotfail $1"
+}
+# xtics LIST FIRST: gnuplot's "set xtics" list of the words of LIST at FIRST, FIRST + 1, ...
+xtics() { i=$2; for w in $1; do printf '"%s" %d, ' "$w" $i; i=$((i + 1)); done | sed 's/, $//'; }
+
+# time.png: per scenario a box per configuration from the bottom of the graph
+# to its median, a bar from min to max (vectors: yerrorbars leave a gap at the
+# median); a cross on a square of its colour and a label instead where no
+# run finished.  The y range is fixed, whole decades around the data and the
+# floor at 1, so that gnuplot draws even when no run finished at all.
+set -- $(awk '
+	function fl(x) { return x == int(x) || x > 0 ? int(x) : int(x) - 1 }	# floor(x)
+	$3 != "NaN" { if (!n++ || $4 < lo) lo = $4; if ($5 > hi) hi = $5 }
+	END {
+		if (!n || lo > 1) lo = 1
+		if (hi < 1) hi = 1
+		printf "%g %g\n", 10 ^ fl(log(lo / 1.5) / log(10)), 10 ^ -fl(-log(hi * 1.5) / log(10))
+	}' "$dir/plot-time.dat")
+ylo=$1 yhi=$2
+# A key entry for the crosses, when there are any (an empty title has none).
+crosstitle=
+! grep -qv '"-"$' "$dir/plot-time.dat" || crosstitle="no finished run"
+draw time.png <<GNUPLOT
 set terminal pngcairo size 1000,560 font ",11"
 set output "time.png"
 set title "make bench: median time relative to the serial floor (bars: min-max)"
 set ylabel "time / serial floor, log scale   (hogint: p99 latency / alone)"
 set logscale y
+set yrange [$ylo:$yhi]
 set xlabel "scenario"
-set style data histogram
-set style histogram errorbars gap 2 lw 1
+set xrange [0.5:$(echo $scenarios | wc -w).5]
+set xtics ($(xtics "$scenarios" 1)) scale 0
 set style fill solid 0.6 border -1
-set boxwidth 0.9
 set key top left
 set grid ytics
+set style textbox opaque noborder margins 0.5,0.5	# the labels hide the floor line
 configs = "$configs"
-plot for [i = 1:words(configs)] "plot-time.dat" using (column(3 * i - 1)):(column(3 * i)):(column(3 * i + 1)):xtic(1) title word(configs, i), \
-     1 with lines dt 2 lw 2 lc rgb "black" title "serial floor"
+nc = words(configs)
+w = 0.8 / (nc < 4 ? 4 : nc)	# slot width, not too wide for a few configurations
+x(s, c) = s + (c - (nc + 1) / 2.0) * w
+ymark = $ylo * ($yhi / $ylo) ** 0.04
+# plot-time.dat: scenario, configuration, median, min, max, OOM kills, "-" or why no box
+plot for [j = 1:nc] "plot-time.dat" using (x(\$1, j)):(\$2 == j ? \$3 : 1/0):(x(\$1, j) - 0.45 * w):(x(\$1, j) + 0.45 * w):($ylo):(\$2 == j ? \$3 : 1/0) \
+	with boxxyerror lc j title word(configs, j), \
+     "plot-time.dat" using (x(\$1, \$2)):4:(0):(\$5 - \$4) with vectors heads size screen 0.006,90 lc rgb "black" notitle, \
+     for [j = 1:nc] "plot-time.dat" using (x(\$1, j)):(\$2 == j && strcol(7) ne "-" ? ymark : 1/0) \
+	with points pt 5 ps 1.6 lc j notitle, \
+     "plot-time.dat" using (x(\$1, \$2)):(strcol(7) eq "-" ? 1/0 : ymark) with points pt 2 ps 1.5 lw 2 lc rgb "black" title "$crosstitle", \
+     1 with lines dt 2 lw 2 lc rgb "black" title "serial floor", \
+     "plot-time.dat" using (x(\$1, \$2)):(strcol(7) eq "-" ? 1/0 : ymark):7 \
+	with labels rotate by 90 left offset 0,1 font ",9" boxed notitle
 GNUPLOT
-case " $scenarios " in *" qs2 "*) ;; *) hfloor= ;; esac
-[ -z "$hfloor" ] || gnuplot <<GNUPLOT
+
+# headline.png: every qs2 run; the floor line only if the floor finished.
+case " $scenarios " in
+*" qs2 "*)
+	hfloor=$(awk '/^## qs2:/ { q = 1 } q && /^Serial floor: [0-9]/ { print $3; exit }' "$md")
+	floorline=
+	[ -z "$hfloor" ] || floorline=", $hfloor with lines dt 2 lw 2 lc rgb \"black\" title \"serial floor $hfloor s\""
+	ymax=$(awk -v m="${hfloor:-0}" '$2 > m + 0 { m = $2 } END { print (m > 0 ? m * 1.1 : 1) }' "$dir/plot-headline.dat")
+	draw headline.png <<GNUPLOT
 set terminal pngcairo size 1000,560 font ",11"
 set output "headline.png"
 set title "Headline: qsbench, 2 processes, 1.2 x RAM (each point one run)"
 set ylabel "wall time (s)"
 set xlabel "configuration"
-set yrange [0:*]
-set xtics ($(i=0; for c in $configs; do printf '"%s" %d, ' "$c" $i; i=$((i + 1)); done | sed 's/, $//'))
+set yrange [0:$ymax]
+set xtics ($(xtics "$configs" 0))
 set xrange [-0.5:$(($(echo $configs | wc -w) - 1)).5]
 idx(c) = $(i=0; for c in $configs; do printf '(c eq "%s") ? %d : ' "$c" $i; i=$((i + 1)); done) -1
 plot "plot-headline.dat" using (idx(strcol(1))):(\$3 > 0 ? \$2 : 1/0) with points pt 7 ps 1.5 title "run", \
-     "plot-headline.dat" using (idx(strcol(1))):(\$3 > 0 ? 1/0 : \$2) with points pt 2 ps 1.5 lw 2 title "failed run (OOM kill)", \
-     $hfloor with lines dt 2 lw 2 lc rgb "black" title sprintf("serial floor %.1f s", $hfloor)
+     "plot-headline.dat" using (idx(strcol(1))):(\$3 > 0 ? 1/0 : \$2) with points pt 2 ps 1.5 lw 2 title "failed run (OOM kill)"$floorline
 GNUPLOT
-cd - >/dev/null
+esac
 
 # timeline S TITLE: from the first repetition of scenario S, one data file
 # per configuration with a block per process (gnuplot 'index': seconds, MB,
@@ -276,7 +569,7 @@ timeline() {
 		fi
 	done
 	[ -n "$tl" ] || return 0
-	(cd "$dir" && gnuplot) <<GNUPLOT
+	draw "timeline-$1.png" <<GNUPLOT
 set terminal pngcairo size 1000,$((250 * $(echo $tl | wc -w) + 60)) font ",10"
 set output "timeline-$1.png"
 set multiplot layout $(echo $tl | wc -w),1 title "$2, first repetition: resident memory per process; black dots: it holds the swap token"
@@ -300,8 +593,11 @@ timeline qs2 "Headline (qs2)"
 timeline hogint "hog + interactive"
 echo "bench: wrote $md, $tsv and the plots $(cd "$dir" && ls *.png | tr '\n' ' ')"
 
+status=0
 awk -F '\t' -v reps="$(ls "$dir"/raw/rep*.log | wc -l)" -v scenarios="$scenarios" -v configs="$configs" '
 	NR > 1 { n[$1, $2]++; if ($4 != 0 && $10 == 0) bad++ }
 	END { ns = split(scenarios, S, " "); nc = split(configs, C, " ")
 	      for (i = 1; i <= ns; i++) for (j = 1; j <= nc; j++) if (n[S[i], C[j]] < reps) { missing++ }
-	      if (bad || missing) { printf "bench: %d runs failed without an OOM kill, %d run sets incomplete\n", bad, missing; exit 1 } }' "$tsv"
+	      if (bad || missing) { printf "bench: %d runs failed without an OOM kill, %d run sets incomplete\n", bad, missing; exit 1 } }' "$tsv" || status=1
+[ -z "$plotfail" ] || { echo "bench: gnuplot failed on:$plotfail" >&2; status=2; }
+exit $status

@@ -1,8 +1,9 @@
 #!/bin/sh
 # make bench: does the swap token make a thrashing guest finish sooner?
 # Boots one fresh guest per repetition; inside it, guest/jobs/bench runs
-# every scenario alone (serial floor) and contended under each
-# configuration, interleaved and rotated per repetition.  Then
+# every scenario alone (serial floor, always under mglru-off) and contended
+# under each configuration, interleaved, in an order rotated (or with
+# --shuffle shuffled) per repetition.  Then
 # host/bench-report.sh turns the console logs into results.tsv, a Markdown
 # table (also printed) and PNG plots in the output directory.
 set -eu
@@ -12,16 +13,23 @@ all_scenarios="qs2 qs4 qs8 file stream hogint huge cg2 fit fitfile"
 all_configs="classic-off classic-on mglru-off mglru-on mglru-ttl"
 # Also known, not run by default: the token without its size limit, with
 # its refault gate, with the priority policy, and with a token per memory
-# cgroup.
-more_configs="classic-nolimit mglru-nolimit classic-gate mglru-gate classic-prio mglru-prio classic-cg mglru-cg"
+# cgroup; and the token off a second time, as a separate run (the A/A
+# comparison that measures the noise of a run; --full adds mglru-off2).
+more_configs="classic-nolimit mglru-nolimit classic-gate mglru-gate classic-prio mglru-prio classic-cg mglru-cg classic-off2 mglru-off2"
 usage() {
 	cat <<USAGE
 usage: $0 [options]
-  --full              every scenario ($all_scenarios)
+  --full              every scenario ($all_scenarios),
+                      and an A/A run: mglru-off2 (or X-off2 for the first
+                      X-off configuration) added unless an -off2 is given
   --scenarios LIST    scenarios to run (default: qs2, the headline)
   --configs LIST      configurations (default: $all_configs;
                       also known: $more_configs)
-  --reps N            repetitions, each in a fresh guest (default 3)
+  --reps N            repetitions, each in a fresh guest (default 3; at
+                      least 5 for a verdict on a target)
+  --shuffle SEED      shuffle the order of the configurations in each
+                      repetition, seeded by SEED (a number) and the
+                      repetition (default: rotate it, a Latin square)
   --swap KIND         disk or zram (default disk)
   --mem MB            guest RAM (default 256)
   --out DIR           results directory (default build/bench)
@@ -34,11 +42,11 @@ die() { echo "bench: $*" >&2; exit 2; }
 in_list() { case " $2 " in *" $1 "*) return 0 ;; esac; return 1; }
 
 args="$*"
-scenarios=qs2 configs=$all_configs reps=3 swap=disk mem=256 out=$top/build/bench cgroup=
+scenarios=qs2 configs=$all_configs reps=3 swap=disk mem=256 out=$top/build/bench cgroup= full= seed=
 while [ $# -gt 0 ]; do
 	opt=$1
 	case $opt in
-	--full) scenarios=$all_scenarios; shift; continue ;;
+	--full) scenarios=$all_scenarios full=1; shift; continue ;;
 	--cgroup) cgroup=-g; shift; continue ;;
 	-h|--help) usage ;;
 	--*) [ $# -ge 2 ] || die "$opt needs a value" ;;
@@ -53,6 +61,8 @@ while [ $# -gt 0 ]; do
 	--mem) case $val in ''|*[!0-9]*) die "--mem needs a number of MB, got '$val'" ;; esac
 	       [ "$val" -ge 128 ] || die "--mem must be at least 128"; mem=$val ;;
 	--out) out=$val ;;
+	--shuffle) case $val in ''|*[!0-9]*) die "--shuffle needs a number (the seed), got '$val'" ;; esac
+	       [ ${#val} -le 9 ] || die "--shuffle: the seed has at most 9 digits, got '$val'"; seed=$val ;;
 	*) echo "bench: unknown option '$opt'" >&2; usage ;;
 	esac
 done
@@ -63,6 +73,15 @@ for c in $configs; do
 	in_list "$c" "$all_configs $more_configs" ||
 		die "unknown configuration '$c' (known: $all_configs $more_configs)"
 done
+# A full run measures its own noise: the token off twice in each boot.
+case " $configs " in
+*-off2" "*) ;;
+*)	if [ -n "$full" ]; then
+		aa=
+		for c in $configs; do case $c in mglru-off) aa=$c; break ;; *-off) aa=${aa:-$c} ;; esac; done
+		[ -z "$aa" ] || configs="$configs ${aa}2"
+	fi ;;
+esac
 scenarios=$(echo $scenarios) configs=$(echo $configs)
 [ -z "$cgroup" ] || ! in_list cg2 "$scenarios" || die "--cgroup: cg2 makes its own cgroups, leave it out"
 
@@ -81,7 +100,13 @@ echo "$configs" > "$out/configs"
 	echo "kernel: $(sed -n 's/^VERSION = //p;s/^PATCHLEVEL = //p;s/^SUBLEVEL = //p' "$top/build/linux/Makefile" | paste -sd.)" \
 		"(Debian $(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo '?')) + patches/"
 	echo "guest: $mem MB RAM, 2 vCPUs (QEMU TCG), swap on $swap${cgroup:+, jobs in a memory cgroup without a limit}"
+	if [ -n "$seed" ]; then echo "order: shuffled per repetition, seed $seed"
+	else echo "order: rotated per repetition (a Latin square)"; fi
 	echo "date: $(date -u +%Y-%m-%d)"
+	# The project's commit, and the series it holds, so that results of runs
+	# made in parts can be told apart and merged only when they match.
+	echo "commit: $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$top" diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')," \
+		"patches/: $(cat "$top"/patches/*.patch | sha256sum | cut -c1-12)"
 } > "$out/setup"
 echo "bench: $reps repetition(s) of: $scenarios; configurations: $configs"
 
@@ -93,7 +118,7 @@ for r in $(seq "$reps"); do
 	: > "$log"
 	sh "$top/host/run-qemu.sh" --quiet --mem "$mem" --swap "$swap" --lru mglru $scratch \
 		--timeout "$timeout" --log "$log" --append kunit.enable=0 \
-		--job "bench -r $r -c '$configs' $cgroup $scenarios" 2> "$out/raw/rep$r.err" &
+		--job "bench -r $r -c '$configs' $cgroup ${seed:+-S $seed} $scenarios" 2> "$out/raw/rep$r.err" &
 	qpid=$!
 	# Progress: one line per run, with the elapsed time of the whole bench.
 	tail -n +1 -F --pid=$qpid "$log" 2>/dev/null | while read -r tag a b c d e; do
@@ -104,6 +129,7 @@ for r in $(seq "$reps"); do
 		esac
 		el=$(($(date +%s) - start))
 		case $a in
+		bench-order) echo "bench: rep $r/$reps order: $(echo "$d $e" | sed 's/^by=//')" ;;
 		bench-start) printf 'bench: [%2d:%02d] rep %s/%s  %-8s %-12s ... ' \
 			$((el / 60)) $((el % 60)) "$r" "$reps" "${b#s=}" "${c#c=}" ;;
 		bench) echo "$e" | sed 's/^rc=\([0-9]*\) time=\([0-9.]*\) .* oom=\([0-9]*\) taken=\([0-9]*\).*/\2 s, \4 token handoffs, \3 OOM kills, exit \1/' ;;

@@ -5,13 +5,16 @@
  * process and sample:
  *   seconds pid comm rss_MB holder
  * where holder is 1 if that process holds the swap token.  For the timeline
- * plots of make bench.
+ * plots of make bench.  It locks all its memory first, so that it never
+ * faults under the pressure it watches, and so never takes the token
+ * itself; it fails if it cannot.
  */
 #include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include "guest.h"
 #include "thrash.h"
@@ -59,6 +62,10 @@ int main(int argc, char **argv)
 	if (!parent || optind != argc) {
 		fprintf(stderr, "memwatch: -P pid is required\nusage: memwatch -P pid [-i ms] [-s]\n");
 		return 2;
+	}
+	if (mlockall(MCL_CURRENT | MCL_FUTURE)) {
+		perror("memwatch: mlockall");
+		return 1;
 	}
 	while (kill(parent, 0) == 0) {
 		long holder = holder_pid();
