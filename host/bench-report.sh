@@ -75,17 +75,40 @@ function nodata(s, c) {
 	return sprintf("no data (%s: no finished run, %d OOM kills)", c == "floor" ? "serial floor" : c, oom[s, c])
 }
 # Paired comparisons: a pair is the runs of x and y in one repetition (one
-# boot), both finished; V[s, c, r, m] holds measure m (time, p50, p99, small,
-# big) of the run of c in repetition r.  pairs(s, m, x, y) puts the ratios
-# x / y of the pairs into P[1..n], sorted, and returns n.
-function pairs(s, m, x, y,    r, n, i, j, t) {
+# boot); V[s, c, r, m] holds measure m (time, p50, p99, small, big) of the
+# finished run of c in repetition r, F[s, c, r] marks a run that failed.
+# Leaving the failed runs out would keep only the lucky ones (5 runs
+# OOM-killed and 5 faster would look faster), so a failed run is the worst
+# result: where only y finished the ratio is INF (worse than any), where
+# only x finished it is 0 (better than any); where neither finished the pair
+# is left out and counted in NB[k].  A serial floor short of a job (one
+# failed, or its guest stopped) is missing, not a failure of a
+# configuration: no pair.  state(s, c, r, m): 1 finished (with a value of
+# m), 0 failed, -1 no run or no value.
+function state(s, c, r, m) {
+	if ((s, c, r, m) in V) return 1
+	return c != "floor" && (s, c, r) in F ? 0 : -1
+}
+# pairs(s, m, x, y, k) puts the ratios x / y of the pairs into P[1..n],
+# sorted, counts in XF[k] and YF[k] the pairs where only y or only x
+# finished, in NB[k] those where neither did, and returns n.
+function pairs(s, m, x, y, k,    r, n, a, b, i, j, t) {
 	n = 0
-	for (r in REP)
-		if ((s, x, r, m) in V && (s, y, r, m) in V && V[s, y, r, m] > 0)
-			P[++n] = V[s, x, r, m] / V[s, y, r, m]
+	for (r in REP) {
+		a = state(s, x, r, m); b = state(s, y, r, m)
+		if (a < 0 || b < 0) continue
+		if (a && b) { if (V[s, y, r, m] > 0) P[++n] = V[s, x, r, m] / V[s, y, r, m] }
+		else if (b) { P[++n] = INF; XF[k]++ }
+		else if (a) { P[++n] = 0; YF[k]++ }
+		else NB[k]++
+	}
 	for (i = 2; i <= n; i++) { t = P[i]; for (j = i - 1; j >= 1 && P[j] > t; j--) P[j + 1] = P[j]; P[j + 1] = t }
 	return n
 }
+# INF stands for infinity (a number, the same in every awk); avg(a, b) of
+# two ratios is INF if either is; fmt(x) prints a ratio, INF as "inf".
+function avg(a, b) { return a >= INF || b >= INF ? INF : (a + b) / 2 }
+function fmt(x) { return x >= INF ? "inf" : sprintf("%.2f", x) }
 # rnd(): the Park-Miller generator, exact in any awk (mawk, gawk and
 # busybox give the same intervals, unlike their rand()).
 function rnd() { RNG = RNG * 16807 % 2147483647; return RNG / 2147483647 }
@@ -93,14 +116,15 @@ function rnd() { RNG = RNG * 16807 % 2147483647; return RNG / 2147483647 }
 # the key it returns: N[k] pairs, MED[k] the median of their ratios, LO[k]
 # and HI[k] its 95% percentile bootstrap interval (2000 resamples of the
 # pairs, the generator seeded with 1 for each comparison), FAST[k] and
-# SLOW[k] the pairs with a ratio below and above 1.
+# SLOW[k] the pairs with a ratio below and above 1 (a pair where only one
+# finished is one of them); XF[k], YF[k], NB[k] as pairs() counts them.
 function compare(s, m, x, y,    k, n, i, b, cnt, c, a, lo, hi, T, t, az, nt, DV, DC, u, w) {
 	k = s SUBSEP m SUBSEP x SUBSEP y
 	if (k in N) return k
-	n = N[k] = pairs(s, m, x, y)
+	n = N[k] = pairs(s, m, x, y, k)
 	if (!n) return k
 	lo = int((n + 1) / 2); hi = int(n / 2) + 1	# the median is P[lo] and P[hi] averaged
-	MED[k] = (P[lo] + P[hi]) / 2
+	MED[k] = avg(P[lo], P[hi])
 	for (i = 1; i <= n; i++) { FAST[k] += P[i] < 1; SLOW[k] += P[i] > 1 }
 	# A resample draws n of the sorted indexes; its median is found by
 	# counting the draws of each index up to the ranks lo and hi; T counts
@@ -116,7 +140,7 @@ function compare(s, m, x, y,    k, n, i, b, cnt, c, a, lo, hi, T, t, az, nt, DV,
 	# The distinct medians, sorted; the interval runs from the 50th to the
 	# 1950th of the 2000 (the 2.5th and 97.5th percentiles).
 	nt = 0
-	for (t in T) { split(t, az, SUBSEP); DV[++nt] = (P[az[1]] + P[az[2]]) / 2; DC[nt] = T[t] }
+	for (t in T) { split(t, az, SUBSEP); DV[++nt] = avg(P[az[1]], P[az[2]]); DC[nt] = T[t] }
 	for (i = 2; i <= nt; i++) {
 		u = DV[i]; w = DC[i]
 		for (b = i - 1; b >= 1 && DV[b] > u; b--) { DV[b + 1] = DV[b]; DC[b + 1] = DC[b] }
@@ -127,16 +151,47 @@ function compare(s, m, x, y,    k, n, i, b, cnt, c, a, lo, hi, T, t, az, nt, DV,
 	return k
 }
 # verdict(k, t, below): the claim "ratio <= t" (below: "< t") on comparison
-# k: met only if the whole interval is on the right side of t, MISSED if
-# it is all on the wrong side.
+# k: met only if the whole interval is on the right side of t (never if it
+# reaches inf), MISSED if it is all on the wrong side.
 function verdict(k, t, below) {
 	if (N[k] < 5) return "too few pairs (n < 5) for a claim"
-	if (below ? HI[k] < t : HI[k] <= t) return "met"
+	if (HI[k] < INF && (below ? HI[k] < t : HI[k] <= t)) return "met"
 	if (below ? LO[k] >= t : LO[k] > t) return "MISSED"
 	return "not shown (the interval crosses the target)"
 }
-function ival(k) { return sprintf("%.2f-%.2f", LO[k], HI[k]) }
+# aadiff(s): "" or, if the A/A comparison of s differs from 1 on a measure
+# of s (its interval excludes 1), that interval: this run cannot tell an
+# effect in s from its own noise.
+function aadiff(s,    M, nm, i, k) {
+	if (aa == "") return ""
+	nm = split(measures(s), M, " ")
+	for (i = 1; i <= nm; i++) {
+		k = compare(s, M[i], aa, base(aa))
+		if (N[k] && (LO[k] > 1 || HI[k] < 1)) return (M[i] == "time" ? "" : what(M[i]) " ") ival(k)
+	}
+	return ""
+}
+# judge(k, t, below, s): verdict() on k, a comparison in s, with the A/A
+# rule: no "met" in a scenario whose A/A run differs from 1.
+function judge(k, t, below, s) { return aajudge(verdict(k, t, below), s) }
+function aajudge(v, s,    d) {
+	return v == "met" && (d = aadiff(s)) != "" ? "not shown (the A/A run differs from 1: noise floor " d ")" : v
+}
+function ival(k) { return fmt(LO[k]) "-" fmt(HI[k]) }
 function np(n) { return n (n == 1 ? " pair" : " pairs") }
+# pdesc(k, x, y): "N pairs", and how many of them had a failed run, and the
+# pairs where neither finished.
+function pdesc(k, x, y,    t) {
+	t = np(N[k])
+	if (XF[k] || YF[k])
+		t = t (XF[k] ? sprintf(", %d of them inf (%s no finish)", XF[k], x) : "") \
+			(YF[k] ? sprintf("%s%d of them 0 (%s no finish)", XF[k] ? " and " : ", ", YF[k], y) : "")
+	return t (NB[k] ? "; " np(NB[k]) " where neither finished, left out" : "")
+}
+# nopair(k): the verdict on a comparison with no pair.
+function nopair(k) {
+	return NB[k] ? "no data (" np(NB[k]) " where neither finished)" : "no data (no repetition with a run of both)"
+}
 # noise(s, m): "; noise floor of this run A-B", the interval of the A/A
 # comparison (aa vs its -off) on measure m in s, if there is one.
 function noise(s, m,    k) {
@@ -154,12 +209,12 @@ function row(s, x, y,    M, nm, i, k) {
 	nm = split(y == "floor" ? "time" : measures(s), M, " ")
 	for (i = 1; i <= nm; i++) {
 		k = compare(s, M[i], x, y); rows++
-		printf "| %s | %s vs %s%s | %s | %d | %s | %s | %s |\n", s, x, y == "floor" ? "serial floor" : y,
-			x ~ /-off2$/ ? " (A/A: noise)" : "", what(M[i]), N[k], N[k] ? sprintf("%.2f", MED[k]) : "-",
-			N[k] ? ival(k) : "-", N[k] ? FAST[k] " / " SLOW[k] : "-"
+		printf "| %s | %s vs %s%s | %s | %d | %s | %s | %s | %s |\n", s, x, y == "floor" ? "serial floor" : y,
+			x ~ /-off2$/ ? " (A/A: noise)" : "", what(M[i]), N[k], N[k] ? fmt(MED[k]) : "-",
+			N[k] ? ival(k) : "-", N[k] ? FAST[k] " / " SLOW[k] : "-", (XF[k] + 0) " / " (YF[k] + 0) " / " (NB[k] + 0)
 	}
 }
-BEGIN { nopair = "no data (no repetition in which both finished)" }
+BEGIN { INF = 1e300 }
 NR == 1 { next }
 {
 	s = $1; c = $2; r = $3
@@ -177,8 +232,9 @@ NR == 1 { next }
 	runs[s, c]++; oom[s, c] += $10
 	# A run that failed (a process OOM-killed, a wrong result) has no
 	# meaningful time: it is counted, not measured.
-	if ($4 != 0) { bad[s, c]++; next }
-	REP[r] = 1; V[s, c, r, "time"] = $5
+	REP[r] = 1
+	if ($4 != 0) { bad[s, c]++; F[s, c, r] = 1; next }
+	V[s, c, r, "time"] = $5
 	if ($12 != "-") V[s, c, r, "p50"] = $12
 	if ($13 != "-") V[s, c, r, "p99"] = $13
 	if ($15 != "-") V[s, c, r, "small"] = $15
@@ -210,8 +266,9 @@ END {
 	print "mglru-off; X-off2, the token off again in the same boots: vs X-off, the A/A)."
 	print "Faults and swap are counts per run (pages), PSI is memory *full* time."
 	print "A failed run (a process OOM-killed or a wrong result) is counted in *runs* and"
-	print "*OOM kills* but left out of the medians. The verdicts on the targets rest on the"
-	print "paired comparisons after these tables.\n"
+	print "*OOM kills* but left out of these medians. The verdicts on the targets rest on"
+	print "the paired comparisons after these tables, which count a failed run as the"
+	print "worst result.\n"
 	# The A/A configuration: the first X-off2 whose X-off ran too.
 	for (j = 1; j <= nc; j++) if (aa == "" && C[j] ~ /-off2$/ && inc(base(C[j]))) aa = C[j]
 	for (i = 1; i <= ns; i++) {
@@ -291,15 +348,22 @@ END {
 	# against mglru-ttl and, in the headline, against mglru-off and the
 	# serial floor.
 	print "## Paired comparisons\n"
-	print "A pair is the runs of X and Y in the same repetition (the same boot), both"
-	print "finished. *ratio*: the median over the pairs of X / Y; *95% interval*: a"
-	print "percentile bootstrap interval of that median (2000 resamples of the pairs, a"
-	print "fixed seed: the same numbers every time these logs are reported); *faster /"
-	print "slower*: the pairs with a ratio below / above 1. A/A: the token off twice in"
-	print "each boot; its interval is the noise floor of this run. A claim needs at least"
-	print "5 pairs.\n"
-	print "| scenario | X vs Y | measure | pairs | ratio | 95% interval | faster / slower |"
-	print "| --- | --- | --- | --- | --- | --- | --- |"
+	print "A pair is the runs of X and Y in the same repetition (the same boot). A failed"
+	print "run (a process OOM-killed, a wrong result) is not left out, which would keep"
+	print "only the lucky runs: where only Y finished the pair counts as inf (worse than"
+	print "any ratio), where only X finished as 0 (better than any); where neither"
+	print "finished the pair is left out, and counted. A repetition without a run of X or"
+	print "Y, or without its serial floor, has no pair. *ratio*: the median over the"
+	print "pairs of X / Y; *95% interval*: a percentile bootstrap interval of that median"
+	print "(2000 resamples of the pairs, a fixed seed: the same numbers every time these"
+	print "logs are reported). With 5 pairs it is [min, max] of the pairs, which holds the"
+	print "true median with a probability of 1 - 2/2^5, about 94%: the interval is wide,"
+	print "not wrong. *faster / slower*: the pairs with a ratio below / above 1; *no"
+	print "finish*: the pairs where only X, only Y, or neither finished (the first two"
+	print "are among the pairs, as inf and 0). A/A: the token off twice in each boot; its"
+	print "interval is the noise floor of this run. A claim needs at least 5 pairs.\n"
+	print "| scenario | X vs Y | measure | pairs | ratio | 95% interval | faster / slower | no finish: X / Y / neither |"
+	print "| --- | --- | --- | --- | --- | --- | --- | --- |"
 	for (i = 1; i <= ns; i++) {
 		s = S[i]
 		for (j = 1; j <= nc; j++) {
@@ -311,41 +375,52 @@ END {
 			if (s == "qs2") row(s, c, "floor")
 		}
 	}
-	if (!rows) print "| - | no comparison: one configuration per LRU | - | - | - | - | - |"
+	if (!rows) print "| - | no comparison: one configuration per LRU | - | - | - | - | - | - |"
 	print ""
 	# The targets of the bench issue, judged on the paired comparisons: met
-	# only when the 95% interval is on the right side of the target; a
-	# target whose inputs did not finish is "no data", never met nor missed.
+	# only when the 95% interval is on the right side of the target (never
+	# when it reaches inf) and the A/A run of the scenario does not differ
+	# from 1; a target with no pair is "no data", never met nor missed.
 	print "## Targets\n"
+	print "A target is met only when the whole 95% interval of its ratio is on its side"
+	print "(an interval that reaches inf never is), MISSED when it is all on the other"
+	print "side. The A/A rule: where the A/A comparison of a scenario (X-off2 vs X-off, on"
+	print "any of its measures) has an interval that excludes 1, this run cannot tell an"
+	print "effect there from its own noise, and no target in that scenario is met: each"
+	print "becomes \"not shown (the A/A run differs from 1)\". OOM kills are compared per"
+	print "run (kills / runs, over all scenarios), not as totals, so that a configuration"
+	print "with fewer runs does not look better; the A/A rule does not apply to them.\n"
 	if (aa == "")
 		print "- noise floor of this run: not measured (no A/A configuration such as mglru-off2; make bench FULL=1 adds one)"
 	else {
 		printf "- noise floor of this run (A/A: %s vs %s; an effect inside it is not told apart from noise):\n", aa, base(aa)
 		for (i = 1; i <= ns; i++) {
-			s = S[i]; m = s == "hogint" ? "p99" : "time"; k = compare(s, m, aa, base(aa))
-			if (N[k]) printf "  - %s, %s: %.2f, 95%% interval %s, %s\n", s, what(m), MED[k], ival(k), np(N[k])
-			else printf "  - %s: no repetition in which both finished\n", s
+			s = S[i]; nm = split(measures(s), M, " ")
+			for (l = 1; l <= nm; l++) {
+				k = compare(s, M[l], aa, base(aa))
+				if (N[k]) printf "  - %s, %s: %s, 95%% interval %s, %s%s\n", s, what(M[l]), fmt(MED[k]), ival(k),
+					pdesc(k, aa, base(aa)), (LO[k] > 1 || HI[k] < 1) ? ": differs from 1, so no target in " s " is met" : ""
+				else printf "  - %s, %s: %s\n", s, what(M[l]), nopair(k)
+			}
 		}
 	}
 	if ("qs2" SUBSEP "mglru-off" in runs || "qs2" SUBSEP "classic-off" in runs) {
 		for (j = 1; j <= nc; j++) if (C[j] ~ /-on$/) {
 			c = C[j]
-			if (!fin("qs2", c) || !fin("qs2", "floor"))
-				printf "- headline, %s: time vs serial floor (target <= 1.25): %s\n", c,
-					nodata("qs2", fin("qs2", c) ? "floor" : c)
+			if (!fin("qs2", "floor"))
+				printf "- headline, %s: time vs serial floor (target <= 1.25): %s\n", c, nodata("qs2", "floor")
 			else if (!N[k = compare("qs2", "time", c, "floor")])
-				printf "- headline, %s: time vs serial floor (target <= 1.25): %s\n", c, nopair
+				printf "- headline, %s: time vs serial floor (target <= 1.25): %s\n", c, nopair(k)
 			else
-				printf "- headline, %s: %.2f x serial floor (95%% interval %s, %s; target <= 1.25): %s\n",
-					c, MED[k], ival(k), np(N[k]), verdict(k, 1.25, 0)
+				printf "- headline, %s: %s x serial floor (95%% interval %s, %s; target <= 1.25): %s\n",
+					c, fmt(MED[k]), ival(k), pdesc(k, c, "the serial floor"), judge(k, 1.25, 0, "qs2")
 			for (l = 1; l <= nc; l++) if (C[l] ~ /^mglru-(off|ttl)$/) {
-				if (!fin("qs2", c) || !fin("qs2", C[l]))
-					printf "- headline, %s vs %s: %s\n", c, C[l], nodata("qs2", fin("qs2", c) ? C[l] : c)
-				else if (!N[k = compare("qs2", "time", c, C[l])])
-					printf "- headline, %s vs %s: %s\n", c, C[l], nopair
+				if (!N[k = compare("qs2", "time", c, C[l])])
+					printf "- headline, %s vs %s: %s\n", c, C[l], nopair(k)
 				else
-					printf "- headline, %s vs %s: %.2f (95%% interval %s; %d faster, %d slower of %s; target < 1%s): %s\n",
-						c, C[l], MED[k], ival(k), FAST[k], SLOW[k], np(N[k]), noise("qs2", "time"), verdict(k, 1, 1)
+					printf "- headline, %s vs %s: %s (95%% interval %s; %d faster, %d slower of %s; target < 1%s): %s\n",
+						c, C[l], fmt(MED[k]), ival(k), FAST[k], SLOW[k], pdesc(k, c, C[l]), noise("qs2", "time"),
+						judge(k, 1, 1, "qs2")
 			}
 		}
 	}
@@ -353,22 +428,18 @@ END {
 		s = S[i]; c = C[j]; b = base(c)
 		if (!((s, b) in runs)) continue
 		compared++
-		if (!fin(s, c) || !fin(s, b)) {
-			nd = nd sprintf("\n  - %s, %s: %s", s, c, nodata(s, fin(s, c) ? b : c))
-			continue
-		}
 		nm = split(s == "hogint" ? "p99 p50" : "time", M, " ")
 		for (l = 1; l <= nm; l++) {
-			if (!N[k = compare(s, M[l], c, b)]) { nd = nd sprintf("\n  - %s, %s: %s", s, c, nopair); continue }
-			v = verdict(k, 1.02, 0)
-			t = sprintf("\n  - %s, %s: %s %.2f x token off (95%% interval %s, %s%s): %s",
-				s, c, what(M[l]), MED[k], ival(k), np(N[k]), noise(s, M[l]), v)
+			if (!N[k = compare(s, M[l], c, b)]) { nd = nd sprintf("\n  - %s, %s: %s %s", s, c, what(M[l]), nopair(k)); continue }
+			v = judge(k, 1.02, 0, s)
+			t = sprintf("\n  - %s, %s: %s %s x token off (95%% interval %s, %s%s): %s",
+				s, c, what(M[l]), fmt(MED[k]), ival(k), pdesc(k, c, b), noise(s, M[l]), v)
 			if (v == "MISSED") slow = slow t; else if (v ~ /^not/) unclear = unclear t; else if (v ~ /^too/) few = few t
 		}
 	}
 	if (compared)
 		printf "- no scenario more than 2%% slower with the token: %s%s%s%s%s\n",
-			slow ? "MISSED" : nd ? "no data" : unclear ? "not shown (an interval crosses the target)" : \
+			slow ? "MISSED" : nd ? "no data" : unclear ? "not shown (see below)" : \
 			few ? "too few pairs (n < 5) for a claim" : "met", slow, nd, unclear, few
 	else
 		print "- none comparable: this run has no token-off configuration"
@@ -377,24 +448,27 @@ END {
 	for (j = 1; j <= nc; j++) if (("huge", C[j]) in runs && C[j] ~ /-(on|nolimit)$/) {
 		c = C[j]; b = base(c)
 		if (!(("huge", b) in runs)) continue
-		if (sm[c] == "nan" || bg[c] == "nan" || sm[b] == "nan" || bg[b] == "nan") {
-			printf "- huge, %s: small and big ones vs token off: %s\n", c,
-				nodata("huge", sm[c] == "nan" || bg[c] == "nan" ? c : b)
+		k = compare("huge", "small", c, b); k2 = compare("huge", "big", c, b)
+		if (!N[k] || !N[k2]) {
+			printf "- huge, %s: small and big ones vs token off: %s\n", c, nopair(N[k] ? k2 : k)
 			continue
 		}
-		k = compare("huge", "small", c, b); k2 = compare("huge", "big", c, b)
-		if (!N[k] || !N[k2]) { printf "- huge, %s: small and big ones vs token off: %s\n", c, nopair; continue }
 		v = verdict(k, 0.8, 0); w = verdict(k2, 1.02, 0)
 		v = v ~ /^too/ || w ~ /^too/ ? v : v == "MISSED" || w == "MISSED" ? "MISSED" : v == "met" && w == "met" ? "met" : \
 			"not shown (an interval crosses the target)"
-		printf "- huge, %s: small ones %.2f x token off (target <= 0.8), big one %.2f x (target <= 1.02); 95%% intervals %s and %s, %s: %s\n",
-			c, MED[k], MED[k2], ival(k), ival(k2), np(N[k]), v
+		printf "- huge, %s: small ones %s x token off (target <= 0.8), big one %s x (target <= 1.02); 95%% intervals %s and %s, %s: %s\n",
+			c, fmt(MED[k]), fmt(MED[k2]), ival(k), ival(k2), pdesc(k, c, b), aajudge(v, "huge")
 	}
-	# OOM kills are counts, defined whether or not a run finished.
-	for (j = 1; j <= nc; j++) if (C[j] ~ /-on$/ && (" " configs " ") ~ (" " base(C[j]) " ")) {
-		c = C[j]; b = base(c); kon = koff = 0
-		for (i = 1; i <= ns; i++) { kon += oom[S[i], c]; koff += oom[S[i], b] }
-		printf "- OOM kills, %s: %d, %s: %d: %s\n", c, kon, b, koff, kon <= koff ? "no more with the token (met)" : "MORE with the token (missed)"
+	# OOM kills are counts, defined whether or not a run finished: per run,
+	# as configurations can have different numbers of runs (a repetition
+	# that stopped early).
+	for (j = 1; j <= nc; j++) if (C[j] ~ /-on$/ && inc(base(C[j]))) {
+		c = C[j]; b = base(c); kon = koff = ron = roff = 0
+		for (i = 1; i <= ns; i++) { kon += oom[S[i], c]; koff += oom[S[i], b]; ron += runs[S[i], c]; roff += runs[S[i], b] }
+		if (!ron || !roff) { printf "- OOM kills per run, %s vs %s: no data (%s: no run)\n", c, b, ron ? b : c; continue }
+		printf "- OOM kills per run (kills / runs, all scenarios), %s: %d / %d = %.2f, %s: %d / %d = %.2f: %s\n",
+			c, kon, ron, kon / ron, b, koff, roff, koff / roff,
+			kon * roff <= koff * ron ? "no more with the token (met)" : "MORE with the token (missed)"
 	}
 }' "$tsv")
 
@@ -423,7 +497,10 @@ FNR == 1 {
 	split("", seen); lastb = gerr = gexit = ""; inrun = 0; if (rep > nrep) nrep = rep
 }
 { sub(/\r$/, "") }
-$1 == "####" && $2 == "bench-order" { order[rep] = sprintf("| %s | %s |", kv($5), substr($0, index($0, $5) + length($5) + 1)) }
+$1 == "####" && $2 == "bench-order" {
+	order[rep] = sprintf("| %s | %s |", kv($5), substr($0, index($0, $5) + length($5) + 1))
+	t = kv($5); sub(/:.*/, "", t); by[t]++
+}
 $1 == "####" && $2 == "bench-start" { inrun = 1; oomline = errline = ""; next }
 $1 == "####" && $2 == "bench" {
 	inrun = 0; split("", v)
@@ -457,6 +534,27 @@ END {
 	print "| rep | order | configurations |"
 	print "| --- | --- | --- |"
 	for (r = 1; r <= nrep; r++) print ((r in order) ? "| " r " " order[r] : "| " r " | not recorded | - |")
+	# What each design balances.
+	rows = nc % 2 ? 2 * nc : nc
+	if ("williams" in by) {
+		printf "\n*williams*: a Williams design, a Latin square balanced for carryover: over a\n"
+		printf "full cycle of %d repetitions (%s) each\n", rows, nc % 2 ? "twice the " nc " configurations, an odd number" : "one per configuration"
+		printf "configuration runs in each position equally often and right after each other\n"
+		printf "configuration equally often; repetition r takes row (r - 1) mod %d.\n", rows
+		if (by["williams"] % rows == 0)
+			printf "This run: %d repetitions, %d full cycle%s: balanced.\n", by["williams"], by["williams"] / rows, (by["williams"] / rows > 1 ? "s" : "")
+		else
+			printf "This run: %d repetitions, not a multiple of %d: the balance is partial%s.\n", by["williams"], rows,
+				by["williams"] % nc == 0 ? " (each configuration runs in each position equally often)" : ""
+	}
+	if ("rotation" in by) {
+		print "\n*rotation* (an older guest/jobs/bench): the order rotated by one per repetition,"
+		print "a Latin square (each configuration once in each position per " nc " repetitions),"
+		print "but each configuration right after the same one whenever it is not first: not"
+		print "balanced for carryover."
+	}
+	if ("shuffle" in by)
+		print "\n*shuffle:SEED*: shuffled per repetition, seeded by SEED and the repetition: balanced only on average."
 }' "$dir"/raw/rep*.log)
 summary="$summary
 

@@ -2,8 +2,8 @@
 # make bench: does the swap token make a thrashing guest finish sooner?
 # Boots one fresh guest per repetition; inside it, guest/jobs/bench runs
 # every scenario alone (serial floor, always under mglru-off) and contended
-# under each configuration, interleaved, in an order rotated (or with
-# --shuffle shuffled) per repetition.  Then
+# under each configuration, interleaved, in the order of a Williams design
+# (or with --shuffle shuffled) per repetition.  Then
 # host/bench-report.sh turns the console logs into results.tsv, a Markdown
 # table (also printed) and PNG plots in the output directory.
 set -eu
@@ -26,10 +26,16 @@ usage: $0 [options]
   --configs LIST      configurations (default: $all_configs;
                       also known: $more_configs)
   --reps N            repetitions, each in a fresh guest (default 3; at
-                      least 5 for a verdict on a target)
+                      least 5 for a verdict on a target; for a fully
+                      balanced order a multiple of the rows of the
+                      Williams design: the number of configurations if
+                      it is even, twice that if it is odd)
   --shuffle SEED      shuffle the order of the configurations in each
                       repetition, seeded by SEED (a number) and the
-                      repetition (default: rotate it, a Latin square)
+                      repetition (default: a Williams design, repetition
+                      r takes row (r - 1) mod rows of a Latin square in
+                      which each configuration runs right after each
+                      other one equally often)
   --swap KIND         disk or zram (default disk)
   --mem MB            guest RAM (default 256)
   --out DIR           results directory (default build/bench)
@@ -101,7 +107,7 @@ echo "$configs" > "$out/configs"
 		"(Debian $(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo '?')) + patches/"
 	echo "guest: $mem MB RAM, 2 vCPUs (QEMU TCG), swap on $swap${cgroup:+, jobs in a memory cgroup without a limit}"
 	if [ -n "$seed" ]; then echo "order: shuffled per repetition, seed $seed"
-	else echo "order: rotated per repetition (a Latin square)"; fi
+	else echo "order: a Williams design per repetition (a Latin square balanced for carryover)"; fi
 	echo "date: $(date -u +%Y-%m-%d)"
 	# The project's commit, and the series it holds, so that results of runs
 	# made in parts can be told apart and merged only when they match.
