@@ -15,7 +15,7 @@ GUEST_TESTS  := $(patsubst guest/tests/%.c,$(B)/guest/tests/%,$(wildcard guest/t
 GUEST_BINS   := $(patsubst guest/workloads/%.c,$(B)/guest/bin/%,$(wildcard guest/workloads/*.c))
 GUEST_HDRS   := $(wildcard guest/lib/*.h)
 
-.PHONY: all help deps tree kernel initramfs check run bench check-debug shell patches series checkpatch clean distclean
+.PHONY: all help deps tree kernel initramfs mm-selftests check run bench check-debug shell patches series checkpatch clean distclean
 
 all: kernel initramfs
 
@@ -56,10 +56,17 @@ $(B)/guest/bin/%: guest/workloads/%.c $(GUEST_HDRS) | tree
 
 initramfs: $(INITRD)
 
-$(INITRD): $(GUEST_TESTS) $(GUEST_BINS) $(wildcard guest/jobs/*) guest/init guest/run-tests host/build-initramfs.sh
+$(INITRD): $(GUEST_TESTS) $(GUEST_BINS) $(wildcard guest/jobs/*) guest/init guest/run-tests guest/mm-selftest host/build-initramfs.sh
 	@sh host/build-initramfs.sh $@ $(B)/guest
 
-check: kernel initramfs
+# The kernel's own mm selftests, static, from the patched tree (make check
+# adds them to the initramfs of its mm-on and mm-off boots only).
+MMSELF := $(B)/mm-selftests/list
+mm-selftests: $(MMSELF)
+$(MMSELF): config/mm-selftests.list host/build-mm-selftests.sh | tree
+	@sh host/build-mm-selftests.sh
+
+check: kernel initramfs $(MMSELF)
 	@sh host/check.sh
 
 check-debug: tree initramfs

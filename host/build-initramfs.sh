@@ -15,6 +15,7 @@ cp /bin/busybox "$root/bin/busybox"
 ln -s busybox "$root/bin/sh"
 install -m 755 "$top/guest/init" "$root/init"
 install -m 755 "$top/guest/run-tests" "$root/usr/bin/run-tests"
+install -m 755 "$top/guest/mm-selftest" "$root/usr/bin/mm-selftest"
 for f in "$top"/guest/jobs/*; do
 	[ -f "$f" ] && install -m 755 "$f" "$root/usr/bin/$(basename "$f")"
 done

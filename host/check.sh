@@ -16,15 +16,17 @@ manifest=$top/host/manifest
 logs=
 
 # boot NAME RUNNER-OPTIONS...: one QEMU boot running the guest tests that
-# host/manifest lists for NAME, each for at most $test_timeout seconds.
+# host/manifest lists for NAME, each for at most $test_timeout seconds.  The
+# kernel log holds 1 MB, so that a test's OOM reports cannot push a
+# warning out before run-tests copies it.
 boot() {
 	name=$1; shift
 	tests=$(awk -v b="$name" '$1 == b && $2 == "test" { printf " %s", $3 }' "$manifest")
 	[ -n "$tests" ] || { echo "check: host/manifest lists no test for boot $name" >&2; exit 2; }
-	printf 'check: boot %-12s %s ... ' "$name" "$*"
+	printf 'check: boot %-12s %s ... ' "$name" "$(echo "$*" | sed 's/ --add [^ ]*//g')"
 	start=$(date +%s)
 	sh "$top/host/run-qemu.sh" --quiet --log "$out/$name.log" "$@" \
-		--job "run-tests$tests" --append "guest_test_timeout=$test_timeout $kunit" \
+		--job "$job$tests" --append "guest_test_timeout=$test_timeout log_buf_len=1M $kunit" \
 		2> "$out/$name.err"
 	rc=$?
 	echo "$rc" > "$out/$name.log.rc"
@@ -35,7 +37,7 @@ boot() {
 }
 
 # KUnit runs once, in the first boot; later boots pass kunit.enable=0.
-test_timeout=300 kunit=
+job=run-tests test_timeout=300 kunit=
 boot mglru   --lru mglru   --swap disk --scratch 512 --timeout 1200
 kunit=kunit.enable=0
 boot classic --lru classic --swap disk --scratch 512 --timeout 1200
@@ -44,6 +46,19 @@ boot zram    --lru mglru   --swap zram --swap-size 256 --timeout 300
 test_timeout=600
 for lru in classic mglru; do
 	boot oom-$lru --lru $lru --swap disk --swap-size 128 --timeout 900
+done
+
+# The kernel's own mm selftests (host/build-mm-selftests.sh), with the token
+# on and off: results.py compares the two boots point by point.
+mm=
+for f in "$top"/build/mm-selftests/bin/* "$top"/build/mm-selftests/list; do
+	mm="$mm --add $f:/usr/lib/mm-selftests/${f##*/}"
+done
+test_timeout=300
+for state in on off; do
+	job="mm-selftests $state"
+	# shellcheck disable=SC2086
+	boot mm-$state --lru mglru --swap disk --timeout 900 $mm
 done
 
 echo "check: kernel reports in the console logs"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Scan QEMU console logs for kernel reports: BUG (among them "Bad
-# rss-counter state"), WARNING, Oops, panics, "Bad page", KASAN, UBSAN,
-# KFENCE, lockdep and RCU-stall/hung-task/lockup reports.  Kernel lines
+# rss-counter state"), WARNING, Oops, panics, "Bad page", swap entry and
+# swap I/O errors, KASAN, UBSAN, KFENCE, lockdep and RCU-stall/hung-task/
+# lockup reports.  Kernel lines
 # carry a printk timestamp, on the console itself or after '# kernel: '
 # where guest/run-tests copies a test's kernel log of level warning and
 # worse; program output cannot fake either.
@@ -17,6 +18,8 @@ pattern='BUG:|WARNING:|Oops|Kernel panic|general protection fault|KASAN:|UBSAN:|
 pattern="$pattern|possible recursive locking|possible circular locking|inconsistent lock state"
 pattern="$pattern|suspicious RCU usage|DEBUG_LOCKS_WARN_ON|INFO: task .* blocked for more than"
 pattern="$pattern|soft lockup|hard LOCKUP|rcu_.*detected stall|list_(add|del) corruption|Bad page"
+# Swap's own errors: entries that point nowhere, I/O errors on the device.
+pattern="$pattern|(Bad|Unused) swap (file|offset) entry|(Read|Write)-error on swap-device"
 pattern="^(# kernel: )?\[ *[0-9]+\.[0-9]+\] .*($pattern)"
 
 [ $tap = 1 ] && { echo "TAP version 13"; echo "1..$#"; }

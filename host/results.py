@@ -14,11 +14,15 @@ named there must report exactly the guest tests and KUnit suites (with
 their case counts) listed for it, and a skipped test point passes only if
 the manifest allows it for that boot: anything missing, short, unlisted
 or skipped without leave is a failure naming it.  Allowed skips are
-counted apart, on the line before the summary.
+counted apart, on the line before the summary.  Two boots the manifest
+pairs with 'compare' (the kernel's own mm selftests with the token on and
+off) are judged against each other instead: each test point passes if it
+ends the same in both (passed, failed or skipped), and fails otherwise.
 """
 import fnmatch
 import io
 import os
+import re
 import sys
 
 top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -31,6 +35,8 @@ passed = 0
 failed = 0
 skipped = []            # (label, test point) of every skipped leaf
 manifest = {}           # boot -> {'kunit': {suite: cases}, 'tests': [...], 'skips': [...]}
+compare = []            # (boot, other boot): judged by comparing their points
+points = {}             # boot of a compared pair -> {test point: status}
 
 
 def fail(label, msg, log=()):
@@ -59,6 +65,17 @@ def walk(label, test, path):
             fail(label, f'{name}: planned {test.expected_count} results, '
                  f'got {len(test.subtests)}', test.log[-20:])
         return
+    boot = label.split('/')[0]
+    if any(boot in pair for pair in compare):
+        # Judged later, against the other boot of the pair; a name seen
+        # again (some selftests repeat one) gets its occurrence number.
+        seen = points.setdefault(boot, {})
+        key, k = name, 1
+        while key in seen:
+            k += 1
+            key = f'{name} #{k}'
+        seen[key] = test.status.name.lower()
+        return
     if test.status == kunit_parser.TestStatus.SUCCESS:
         passed += 1
     elif test.status == kunit_parser.TestStatus.SKIPPED:
@@ -81,7 +98,12 @@ def parse(label, lines):
         fail(label, 'no KTAP/TAP output found')
         return None
     before = passed, failed, len(skipped)
+    boot = label.split('/')[0]
+    held = len(points.get(boot, {}))
     walk(label, test, [])
+    if any(boot in pair for pair in compare):
+        print(f'  {label}: {len(points.get(boot, {})) - held} points, compared below')
+        return test
     print(f'  {label}: {passed - before[0]} passed, {failed - before[1]} failed, '
           f'{len(skipped) - before[2]} skipped')
     return test
@@ -129,8 +151,14 @@ def read_manifest(path):
             kind = words[1] if len(words) > 1 else ''
             if kind == 'kunit' and len(words) == 4 and words[3].isdigit():
                 boot['kunit'][words[2]] = int(words[3])
-            elif kind == 'test' and len(words) == 3:
+            elif kind == 'test' and len(words) in (3, 4) and words[3:4] != ['']:
+                if len(words) == 4 and not words[3].isdigit():
+                    sys.exit(f'{path}:{number}: the number of points must be a number')
                 boot['tests'].append(words[2])
+                if len(words) == 4:
+                    boot['points'] = {**boot.get('points', {}), words[2]: int(words[3])}
+            elif kind == 'compare' and len(words) == 3:
+                compare.append((words[0], words[2]))
             elif kind == 'skip' and ' -- ' in line:
                 pattern, _, reason = line.split(None, 2)[2].partition(' -- ')
                 boot['skips'].append((pattern.strip(), reason.strip()))
@@ -152,9 +180,46 @@ def check_manifest(label, kunit, guest):
     for name in want['tests']:
         if name not in names:
             fail(label, f'guest test {name} did not report')
+    for t in guest.subtests if guest else []:
+        n = want.get('points', {}).get(t.name)
+        if n is not None and len(t.subtests) != n:
+            fail(label, f'guest test {t.name} reported {len(t.subtests)} points, '
+                 f'host/manifest expects {n}')
     for name in names:
         if name not in want['tests']:
             fail(label, f'guest test {name} ran but is not in host/manifest')
+
+
+def judge_compared():
+    """Each point of a compared pair of boots must end the same in both.
+
+    A point that passes in both is a pass.  One that is skipped in both is
+    an allowed skip (the reason: the same in both), one that fails in both
+    is neither a pass nor the feature's failure: both are listed, and
+    counted on their own lines.  Returns (skipped alike, failed alike)."""
+    global passed
+    alike = {'skipped': 0, 'failed': 0}
+    for a, b in compare:
+        pa, pb = points.get(a, {}), points.get(b, {})
+        same = {}
+        shown = {}      # (status, point without its occurrence number): count
+        for key in sorted(set(pa) | set(pb)):
+            sa, sb = pa.get(key, 'missing'), pb.get(key, 'missing')
+            if sa != sb:
+                fail(f'{a} vs {b}', f'{key}: {sa} in {a}, {sb} in {b}')
+                continue
+            same[sa] = same.get(sa, 0) + 1
+            if sa == 'success':
+                passed += 1
+                continue
+            alike['skipped' if sa == 'skipped' else 'failed'] += 1
+            what = (sa, re.sub(r' #[0-9]+$', '', key))
+            shown[what] = shown.get(what, 0) + 1
+        for (st, name), n in sorted(shown.items()):
+            print(f'  {st} in {a} and {b} alike: {name}' + (f' ({n} times)' if n > 1 else ''))
+        print(f'  {a} vs {b}: {sum(same.values())} points end the same ('
+              + ', '.join(f'{n} {st}' for st, n in sorted(same.items())) + ')')
+    return alike['skipped'], alike['failed']
 
 
 def judge_skips():
@@ -191,8 +256,11 @@ def main():
     for boot in manifest:
         if boot not in labels:
             fail(boot, 'host/manifest lists this boot, but it has no result')
+    skipped_alike, failed_alike = judge_compared()
     allowed = judge_skips()
-    print(f'{allowed} skipped, each allowed by host/manifest')
+    print(f'{allowed} skipped, each allowed by host/manifest'
+          + (f'; {skipped_alike} skipped and {failed_alike} failed in the '
+             'compared boots alike, counted as neither' if compare else ''))
     print(f'{passed} passed, {failed} failed')
     return 1 if failed or not passed else 0
 

@@ -20,7 +20,7 @@ expect() {	# expect FILE PATTERN: FILE has a line matching PATTERN
 }
 
 echo "TAP version 13"
-echo "1..13"
+echo "1..26"
 
 # 1. The runner rejects a bad option, naming it.
 $run --mem lots > "$out/badopt.out" 2>&1
@@ -77,22 +77,25 @@ sh "$top/host/bench.sh" --scenarios "qs2 nosuch" > "$out/bench-badscen.out" 2>&1
 rc2=$?
 sh "$top/host/bench.sh" --cgroup --scenarios "qs2 cg2" > "$out/bench-badcg.out" 2>&1
 rc3=$?
-[ $rc1 = 2 ] && [ $rc2 = 2 ] && [ $rc3 = 2 ] &&
+sh "$top/host/bench.sh" --shuffle abc > "$out/bench-badseed.out" 2>&1
+rc4=$?
+[ $rc1 = 2 ] && [ $rc2 = 2 ] && [ $rc3 = 2 ] && [ $rc4 = 2 ] &&
 	expect "$out/bench-badopt.out" "--reps needs a positive number, got '0'" &&
 	expect "$out/bench-badscen.out" "unknown scenario 'nosuch'" &&
-	expect "$out/bench-badcg.out" "--cgroup: cg2 makes its own cgroups"
-result $? "bench rejects a bad option, an unknown scenario, cg2 with --cgroup (exit $rc1, $rc2, $rc3)"
+	expect "$out/bench-badcg.out" "--cgroup: cg2 makes its own cgroups" &&
+	expect "$out/bench-badseed.out" "--shuffle needs a number (the seed), got 'abc'"
+result $? "bench rejects a bad option, an unknown scenario, cg2 with --cgroup, a bad seed (exit $rc1, $rc2, $rc3, $rc4)"
 
 # 11-12. The bench report on canned console logs: medians, floor and ratios
 # as computed by hand (also the huge scenario's small/big finish times), the
-# plots; then one failed run fails the report.
+# plots, no verdict on 2 repetitions; then one failed run fails the report.
 rm -rf "$out/bench-ok" "$out/bench-fail"
 cp -r "$fix/bench" "$out/bench-ok"
 sh "$top/host/bench-report.sh" "$out/bench-ok" > "$out/bench-ok.out" 2>&1
 rc=$?
 [ $rc = 0 ] && expect "$out/bench-ok.out" "^Serial floor: 26.2 s" &&
 	expect "$out/bench-ok.out" "^| mglru-on | 2 | 29.0 (28.0-30.0) | 1.11 | 0.76 | 15000 |" &&
-	expect "$out/bench-ok.out" "^- headline, mglru-on vs mglru-off: 29.0 s vs 38.0 s: faster (met)" &&
+	expect "$out/bench-ok.out" "^- headline, mglru-on vs mglru-off: 0.76 (95% interval 0.75-0.78; 2 faster, 0 slower of 2 pairs; target < 1): too few pairs (n < 5) for a claim" &&
 	expect "$out/bench-ok.out" "^| mglru-on | 31.0 (30.0-32.0) | 0.55 | 51.0 (50.0-52.0) | 0.86 |" &&
 	expect "$out/bench-ok.out" "^- huge, mglru-on: small ones 0.55 x token off (target <= 0.8), big one 0.86 x" &&
 	[ -s "$out/bench-ok/time.png" ] && [ -s "$out/bench-ok/timeline-qs2.png" ]
@@ -115,4 +118,211 @@ rc2=$?
 [ $rc1 = 1 ] && [ $rc2 = 0 ] && expect "$out/reports-warn.out" "1 report line(s)" &&
 	expect "$out/reports-warn.out" "| \[   12.345684\]  do_swap_page"
 result $? "kernel report scan: a WARNING fails with its trace, a clean log passes (exit $rc1, $rc2)"
+
+# 14. A configuration whose every run was OOM-killed, in every scenario: the
+# report still completes (exit 0), says "no finish" for it, counts its
+# pairs as infinitely slow (never "met"), and draws every plot.
+rm -rf "$out/bench-nofinish"
+cp -r "$fix/bench-nofinish" "$out/bench-nofinish"
+sh "$top/host/bench-report.sh" "$out/bench-nofinish" > "$out/bench-nofinish.out" 2>&1
+rc=$?
+[ $rc = 0 ] && expect "$out/bench-nofinish.out" "^| mglru-ttl | 2 (2 failed) | no finish, 2 OOM kills |" &&
+	expect "$out/bench-nofinish.out" "^- headline, mglru-on vs mglru-ttl: 0.00 (95% interval 0.00-0.00; 2 faster, 0 slower of 2 pairs, 2 of them 0 (mglru-ttl no finish); target < 1): too few pairs (n < 5) for a claim$" &&
+	expect "$out/bench-nofinish.out" "^| qs2 | mglru-ttl vs mglru-off | time | 2 | inf | inf-inf | 0 / 2 | 2 / 0 / 0 |$" &&
+	! grep -q "^- .*mglru-ttl.*met" "$out/bench-nofinish.out" &&
+	[ -s "$out/bench-nofinish/time.png" ] && [ -s "$out/bench-nofinish/headline.png" ] &&
+	[ -s "$out/bench-nofinish/timeline-qs2.png" ]
+result $? "bench report: a configuration with no finished run is no finish, never met, plotted (exit $rc)"
+
+# 15-21. make check holds each boot to host/manifest: on a canned console
+# log (a KUnit suite of 3 cases, tests alpha and beta, one skip the fixture
+# manifest allows), the manifest as it is passes with the skip counted
+# apart; a listed test or suite that did not report, a short suite, a skip
+# the manifest does not allow, a test it does not list and a test with
+# fewer points than listed each fail.
+manifest_case() {	# manifest_case NAME EXIT PATTERN...: results on $out/NAME.manifest
+	name=$1 want=$2
+	shift 2
+	python3 "$top/host/results.py" --manifest "$out/$name.manifest" \
+		fake="$fix/manifest_ok.log" > "$out/$name.out" 2>&1
+	rc=$?
+	ok=$([ $rc = "$want" ]; echo $?)
+	for p in "$@"; do [ $ok = 0 ] && { expect "$out/$name.out" "$p"; ok=$?; }; done
+	result $ok "manifest: $name (exit $rc)"
+}
+cp "$fix/manifest" "$out/as-listed.manifest"
+manifest_case as-listed 0 "^1 skipped, each allowed by host/manifest$" "^6 passed, 0 failed$"
+{ cat "$fix/manifest"; printf 'fake\ttest\tgamma\n'; } > "$out/missing-test.manifest"
+manifest_case missing-test 1 "^FAIL fake: guest test gamma did not report$"
+{ cat "$fix/manifest"; printf 'fake\tkunit\tother_suite\t2\n'; } > "$out/missing-suite.manifest"
+manifest_case missing-suite 1 "^FAIL fake: KUnit suite other_suite did not report"
+sed 's/^fake\tkunit\tfake_suite\t3$/fake\tkunit\tfake_suite\t4/' "$fix/manifest" > "$out/short-suite.manifest"
+manifest_case short-suite 1 "^FAIL fake: KUnit suite fake_suite reported 3 cases, host/manifest expects 4$"
+grep -v '^fake	skip' "$fix/manifest" > "$out/unexpected-skip.manifest"
+manifest_case unexpected-skip 1 "^FAIL fake/guest: beta.needs a scratch disk, none here: skipped, and host/manifest allows no such skip$"
+grep -v '^fake	test	alpha' "$fix/manifest" > "$out/unlisted-test.manifest"
+manifest_case unlisted-test 1 "^FAIL fake: guest test alpha ran but is not in host/manifest$"
+sed 's/^fake\ttest\talpha$/fake\ttest\talpha\t3/' "$fix/manifest" > "$out/short-test.manifest"
+manifest_case short-test 1 "^FAIL fake: guest test alpha reported 2 points, host/manifest expects 3$"
+
+# 22-24. Isolation and kernel reports, in one boot: a test that hangs (with
+# a child, after changing vm.swappiness) fails alone at the per-test
+# timeout, its child is killed and the sysctl put back before the next test
+# runs, the boot goes on; a test that passes but makes the kernel WARN
+# (LKDTM) passes, and the scan for kernel reports fails the run with it.
+iso=$out/isolation
+$run --log "$iso.log" --append "kunit.enable=0 guest_test_timeout=15" \
+	--add "$fix/hanging_test.sh:/usr/lib/guest-tests/zz_hang" \
+	--add "$fix/swappiness_test.sh:/usr/lib/guest-tests/zz_after" \
+	--add "$fix/warn_test.sh:/usr/lib/guest-tests/zz_warn" \
+	--job "run-tests zz_hang zz_after zz_warn pipeline_env" --timeout 300 2> "$iso.err"
+echo $? > "$iso.log.rc"
+printf 'isolation\ttest\t%s\n' zz_hang zz_after zz_warn pipeline_env > "$iso.manifest"
+python3 "$top/host/results.py" --manifest "$iso.manifest" isolation="$iso.log" > "$iso.out" 2>&1
+rc=$?
+[ $rc = 1 ] && expect "$iso.log" "^not ok 1 zz_hang # timed out after 15s" &&
+	expect "$iso.log" "^# run-tests: killing what zz_hang left running: [0-9]* [0-9]*" &&
+	expect "$iso.out" "^FAIL isolation/guest: zz_hang.no result: the test ended first" &&
+	expect "$iso.out" "^8 passed, 1 failed$"
+result $? "a hanging test fails alone at its timeout (results exit $rc)"
+expect "$iso.log" "^# run-tests: zz_hang left vm/swappiness = 17: restored" &&
+	expect "$iso.log" "^    ok 1 vm.swappiness put back" &&
+	expect "$iso.log" "^    ok 2 no process of the hung test left" &&
+	expect "$iso.log" "^    ok 3 the hung test's cgroup is gone" &&
+	expect "$iso.log" "^# run-tests: zz_hang left cgroup zz_left: removed" &&
+	expect "$iso.log" "^ok 4 pipeline_env"
+result $? "the runner kills a hung test's children, puts its sysctls back, removes its cgroup; the boot goes on"
+sh "$top/host/kernel-reports.sh" --tap "$iso.log" > "$iso-reports.tap"
+python3 "$top/host/results.py" reports="$iso-reports.tap" > "$iso-reports.out" 2>&1
+rc=$?
+[ $rc = 1 ] && expect "$iso.log" "^ok 3 zz_warn" &&
+	expect "$iso-reports.out" "^FAIL reports: isolation: no kernel reports" &&
+	expect "$iso-reports.out" "# kernel: \[ *[0-9.]*\] WARNING: .*lkdtm"
+result $? "a WARN in a passing test's kernel log fails make check (results exit $rc)"
+
+# 25. The bench report's statistics, on 6 canned repetitions with an A/A
+# configuration (mglru-off2), an OOM-killed run and a repetition whose guest
+# stopped: the paired rows (ratio, bootstrap interval, pairs each way) as
+# python3 computes them from the raw logs with the same generator and seed,
+# the noise floor beside the effect, the verdicts, the failed runs with
+# their causes, the order of the runs; the incomplete repetition fails the
+# report.
+rm -rf "$out/bench-stats"
+cp -r "$fix/bench-stats" "$out/bench-stats"
+sh "$top/host/bench-report.sh" "$out/bench-stats" > "$out/bench-stats.out" 2>&1
+rc=$?
+cat > "$out/bench-pairs.py" <<'PY'
+# The paired rows of the scenarios argv[2:] from the raw logs in argv[1]: a
+# failed run counts as inf against a finished one (0 the other way round), a
+# pair where neither finished is left out and counted; no pair without the
+# serial floor of that repetition.
+import glob, sys
+t, failed, reps = {}, set(), set()  # (config, rep): time of the finished run; floor: its jobs summed
+for scen in sys.argv[2:]:
+    t.clear(); failed.clear(); reps.clear()
+    for f in glob.glob(sys.argv[1] + '/raw/rep*.log'):
+        for line in open(f):
+            if line.startswith('#### bench '):
+                v = dict(w.split('=', 1) for w in line.split()[2:])
+                if v['s'] != scen:
+                    continue
+                reps.add(v['r'])
+                if v['rc'] == '0':
+                    t[v['c'], v['r']] = t.get((v['c'], v['r']), 0) + float(v['time'])
+                else:
+                    failed.add((v['c'], v['r']))
+    for r in reps:
+        if ('floor', r) in failed:
+            t.pop(('floor', r), None)
+    def state(c, r):
+        return 1 if (c, r) in t else 0 if c != 'floor' and (c, r) in failed else -1
+    def median(a):
+        a = sorted(a)
+        return (a[(len(a) - 1) // 2] + a[len(a) // 2]) / 2
+    def row(x, y, label):
+        p, nf = [], [0, 0, 0]
+        for r in reps:
+            a, b = state(x, r), state(y, r)
+            if a < 0 or b < 0:
+                continue
+            if a and b:
+                p.append(t[x, r] / t[y, r])
+            elif b:
+                p.append(float('inf')); nf[0] += 1
+            elif a:
+                p.append(0.0); nf[1] += 1
+            else:
+                nf[2] += 1
+        p.sort()
+        n, seed, meds = len(p), 1, []
+        for _ in range(2000):  # resamples of the pairs, Park-Miller from seed 1
+            draw = []
+            for _ in range(n):
+                seed = seed * 16807 % 2147483647
+                draw.append(p[int(seed / 2147483647 * n)])
+            meds.append(median(draw))
+        meds.sort()
+        print('| %s | %s | time | %d | %.2f | %.2f-%.2f | %d / %d | %d / %d / %d |' % (scen, label, n, median(p),
+              meds[49], meds[1949], sum(q < 1 for q in p), sum(q > 1 for q in p), nf[0], nf[1], nf[2]))
+    row('mglru-on', 'mglru-off', 'mglru-on vs mglru-off')
+    row('mglru-off2', 'mglru-off', 'mglru-off2 vs mglru-off (A/A: noise)')
+    if scen == 'qs2':
+        row('mglru-on', 'floor', 'mglru-on vs serial floor')
+PY
+python3 "$out/bench-pairs.py" "$fix/bench-stats" qs2 > "$out/bench-stats.want"
+ok=$([ $rc = 1 ] && [ -s "$out/bench-stats.want" ]; echo $?)
+while read -r line; do
+	[ $ok = 0 ] && { grep -qxF -- "$line" "$out/bench-stats.out" || { echo "# expected '$line'"; ok=1; }; }
+done < "$out/bench-stats.want"
+[ $ok = 0 ] && expect "$out/bench-stats.out" "^Serial floor: 26.1 s (each job alone, under mglru-off)" &&
+	expect "$out/bench-stats.out" "^  - qs2, time: 1.01, 95% interval 0.98-inf, 6 pairs, 1 of them inf (mglru-off2 no finish)$" &&
+	expect "$out/bench-stats.out" "^- headline, mglru-on vs mglru-off: 0.76 (95% interval 0.69-0.81; 5 faster, 0 slower of 5 pairs; target < 1; noise floor of this run 0.98-inf): met$" &&
+	expect "$out/bench-stats.out" "^- headline, mglru-on: 1.12 x serial floor (95% interval 1.03-1.15, 5 pairs; target <= 1.25): met$" &&
+	expect "$out/bench-stats.out" "^| 4 | qs2 | mglru-off2 | 1 | 1 | Out of memory: Killed process 4242 (qsbench) |$" &&
+	expect "$out/bench-stats.out" "^| 6 | qs2 | not run: mglru-on | - | - | bench: qs2, mglru-on: reset or setup failed |$" &&
+	expect "$out/bench-stats.out" "^| 2 | rotation | mglru-on mglru-off2 mglru-off |$" &&
+	expect "$out/bench-stats.out" "bench: 0 runs failed without an OOM kill, 1 run sets incomplete"
+ok=$?
+# And on 12 repetitions in a Williams order (bench-oom): in qs2 mglru-on
+# finishes faster in 5 and is OOM-killed in 6 (mglru-off in 2, both in one),
+# which must not be met: its interval reaches inf; in qs4 the A/A run is 5%
+# slower, so no target there is met; OOM kills are compared per run.
+rm -rf "$out/bench-oom"
+cp -r "$fix/bench-oom" "$out/bench-oom"
+sh "$top/host/bench-report.sh" "$out/bench-oom" > "$out/bench-oom.out" 2>&1
+rc2=$?
+python3 "$out/bench-pairs.py" "$fix/bench-oom" qs2 qs4 > "$out/bench-oom.want"
+[ $ok = 0 ] && ok=$([ $rc2 = 0 ] && [ -s "$out/bench-oom.want" ]; echo $?)
+while read -r line; do
+	[ $ok = 0 ] && { grep -qxF -- "$line" "$out/bench-oom.out" || { echo "# expected '$line'"; ok=1; }; }
+done < "$out/bench-oom.want"
+[ $ok = 0 ] && expect "$out/bench-oom.out" "^- headline, mglru-on vs mglru-off: 0.81 (95% interval 0.75-inf; 6 faster, 5 slower of 11 pairs, 5 of them inf (mglru-on no finish) and 1 of them 0 (mglru-off no finish); 1 pair where neither finished, left out; target < 1; noise floor of this run 0.98-1.01): not shown (the interval crosses the target)$" &&
+	expect "$out/bench-oom.out" "^- headline, mglru-on: inf x serial floor (95% interval 1.11-inf, 12 pairs, 6 of them inf (mglru-on no finish); target <= 1.25): not shown" &&
+	! grep -q "^ *- .*mglru-on.*: met$" "$out/bench-oom.out" &&
+	expect "$out/bench-oom.out" "^  - qs4, time: 1.05, 95% interval 1.05-1.05, 12 pairs: differs from 1, so no target in qs4 is met$" &&
+	expect "$out/bench-oom.out" "^  - qs4, mglru-on: time 0.80 x token off (95% interval 0.79-0.80, 12 pairs; noise floor of this run 1.05-1.05): not shown (the A/A run differs from 1: noise floor 1.05-1.05)$" &&
+	expect "$out/bench-oom.out" "^- OOM kills per run (kills / runs, all scenarios), mglru-on: 6 / 24 = 0.25, mglru-off: 2 / 24 = 0.08: MORE with the token (missed)$" &&
+	expect "$out/bench-oom.out" "^| 4 | williams | mglru-off2 mglru-on mglru-off |$" &&
+	expect "$out/bench-oom.out" "This run: 12 repetitions, 2 full cycles: balanced.$"
+result $? "bench report: paired ratios with bootstrap intervals, A/A noise floor, failed runs as inf, the A/A rule, order (exit $rc, $rc2)"
+# 26. Two boots paired with 'compare' in the manifest (the mm selftests with
+# the token on and off) pass where every point ends the same in both (a
+# point skipped in both counts as neither pass nor failure), and a point
+# that passes in one and fails in the other fails the run, named.
+printf 'fake\ttest\t%s\nother\ttest\t%s\n' alpha alpha beta beta > "$out/compare.manifest"
+printf 'fake\tcompare\tother\n' >> "$out/compare.manifest"
+sed 's/^    ok 2 the other point/    not ok 2 the other point/' "$fix/manifest_ok.log" > "$out/compare-other.log"
+echo 0 > "$out/compare-other.log.rc"
+python3 "$top/host/results.py" --manifest "$out/compare.manifest" fake="$fix/manifest_ok.log" \
+	other="$fix/manifest_ok.log" > "$out/compare-same.out" 2>&1
+rc1=$?
+python3 "$top/host/results.py" --manifest "$out/compare.manifest" fake="$fix/manifest_ok.log" \
+	other="$out/compare-other.log" > "$out/compare-differ.out" 2>&1
+rc2=$?
+[ $rc1 = 0 ] && [ $rc2 = 1 ] &&
+	expect "$out/compare-same.out" "skipped in fake and other alike: beta.needs a scratch disk, none here" &&
+	expect "$out/compare-same.out" "^0 skipped, each allowed by host/manifest; 1 skipped and 0 failed in the compared boots alike, counted as neither$" &&
+	expect "$out/compare-same.out" "^6 passed, 0 failed$" &&
+	expect "$out/compare-differ.out" "^FAIL fake vs other: beta.the other point: success in fake, failure in other$"
+result $? "compared boots: the same results pass, a point that differs fails (exit $rc1, $rc2)"
 exit $bad
