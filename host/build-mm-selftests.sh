@@ -41,14 +41,12 @@ make -s -C "$tree" O="$out/kheaders" ARCH=x86_64 headers
 # runs check_config.sh in the source directory never fires.
 # LOCAL_HDRS: the headers every program depends on (the Makefile's list
 # names local_config.h in the source directory).
-# -DKSFT_SKIP=4: 6.12's khugepaged.c returns KSFT_SKIP but includes no
-# header that defines it; kselftest.h defines the same value.
 targets=
 for p in $progs; do targets="$targets $out/bin/$p"; done
 # shellcheck disable=SC2086
 make -s -C "$sel/mm" -j"${JOBS:-1}" -I "$out/cfg" OUTPUT="$out/bin" \
 	KHDR_INCLUDES="-isystem $out/kheaders/usr/include" \
-	EXTRA_CFLAGS="-I$out/cfg -DKSFT_SKIP=4" USERLDFLAGS=-static \
+	EXTRA_CFLAGS="-I$out/cfg" USERLDFLAGS=-static \
 	LOCAL_HDRS="$out/cfg/local_config.h $tree/mm/gup_test.h $sel/mm/mseal_helpers.h $sel/kselftest.h $sel/kselftest_harness.h" \
 	$targets
 

@@ -2,10 +2,9 @@
 # Scan QEMU console logs for kernel reports: BUG (among them "Bad
 # rss-counter state"), WARNING, Oops, panics, "Bad page", swap entry and
 # swap I/O errors, KASAN, UBSAN, KFENCE, lockdep and RCU-stall/hung-task/
-# lockup reports.  Kernel lines
-# carry a printk timestamp, on the console itself or after '# kernel: '
-# where guest/run-tests copies a test's kernel log of level warning and
-# worse; program output cannot fake either.
+# lockup reports.  Kernel lines carry a printk timestamp, on the console
+# itself or after '# kernel: ' where guest/run-tests copies a test's
+# kernel log of level warning and worse; program output cannot fake either.
 # Prints each report with the lines after it and exits 1 if there is any.
 # With --tap, prints one TAP point per log instead (for 'make check').
 # Usage: kernel-reports.sh [--tap] LOG...

@@ -16,8 +16,9 @@ the manifest allows it for that boot: anything missing, short, unlisted
 or skipped without leave is a failure naming it.  Allowed skips are
 counted apart, on the line before the summary.  Two boots the manifest
 pairs with 'compare' (the kernel's own mm selftests with the token on and
-off) are judged against each other instead: each test point passes if it
-ends the same in both (passed, failed or skipped), and fails otherwise.
+off) are judged against each other instead: a test point that ends
+differently in the two fails; one that passes in both passes; one skipped
+or failed in both is listed and counted as neither.
 """
 import fnmatch
 import io
@@ -37,6 +38,10 @@ skipped = []            # (label, test point) of every skipped leaf
 manifest = {}           # boot -> {'kunit': {suite: cases}, 'tests': [...], 'skips': [...]}
 compare = []            # (boot, other boot): judged by comparing their points
 points = {}             # boot of a compared pair -> {test point: status}
+
+
+def compared(boot):
+    return any(boot in pair for pair in compare)
 
 
 def fail(label, msg, log=()):
@@ -66,7 +71,7 @@ def walk(label, test, path):
                  f'got {len(test.subtests)}', test.log[-20:])
         return
     boot = label.split('/')[0]
-    if any(boot in pair for pair in compare):
+    if compared(boot):
         # Judged later, against the other boot of the pair; a name seen
         # again (some selftests repeat one) gets its occurrence number.
         seen = points.setdefault(boot, {})
@@ -101,7 +106,7 @@ def parse(label, lines):
     boot = label.split('/')[0]
     held = len(points.get(boot, {}))
     walk(label, test, [])
-    if any(boot in pair for pair in compare):
+    if compared(boot):
         print(f'  {label}: {len(points.get(boot, {})) - held} points, compared below')
         return test
     print(f'  {label}: {passed - before[0]} passed, {failed - before[1]} failed, '
@@ -147,16 +152,15 @@ def read_manifest(path):
             words = line.split()
             if not words or words[0].startswith('#'):
                 continue
-            boot = manifest.setdefault(words[0], {'kunit': {}, 'tests': [], 'skips': []})
+            boot = manifest.setdefault(words[0], {'kunit': {}, 'tests': [], 'points': {},
+                                                  'skips': []})
             kind = words[1] if len(words) > 1 else ''
             if kind == 'kunit' and len(words) == 4 and words[3].isdigit():
                 boot['kunit'][words[2]] = int(words[3])
-            elif kind == 'test' and len(words) in (3, 4) and words[3:4] != ['']:
-                if len(words) == 4 and not words[3].isdigit():
-                    sys.exit(f'{path}:{number}: the number of points must be a number')
+            elif kind == 'test' and (len(words) == 3 or len(words) == 4 and words[3].isdigit()):
                 boot['tests'].append(words[2])
                 if len(words) == 4:
-                    boot['points'] = {**boot.get('points', {}), words[2]: int(words[3])}
+                    boot['points'][words[2]] = int(words[3])
             elif kind == 'compare' and len(words) == 3:
                 compare.append((words[0], words[2]))
             elif kind == 'skip' and ' -- ' in line:
@@ -181,7 +185,7 @@ def check_manifest(label, kunit, guest):
         if name not in names:
             fail(label, f'guest test {name} did not report')
     for t in guest.subtests if guest else []:
-        n = want.get('points', {}).get(t.name)
+        n = want['points'].get(t.name)
         if n is not None and len(t.subtests) != n:
             fail(label, f'guest test {t.name} reported {len(t.subtests)} points, '
                  f'host/manifest expects {n}')
@@ -193,10 +197,9 @@ def check_manifest(label, kunit, guest):
 def judge_compared():
     """Each point of a compared pair of boots must end the same in both.
 
-    A point that passes in both is a pass.  One that is skipped in both is
-    an allowed skip (the reason: the same in both), one that fails in both
-    is neither a pass nor the feature's failure: both are listed, and
-    counted on their own lines.  Returns (skipped alike, failed alike)."""
+    A point that passes in both is a pass.  One skipped or failed in both
+    says nothing about the feature: it is listed and counted as neither.
+    Returns (skipped alike, failed alike)."""
     global passed
     alike = {'skipped': 0, 'failed': 0}
     for a, b in compare:
