@@ -120,8 +120,10 @@ def console(label, path):
     rc_file = path + '.rc'
     rc = open(rc_file).read().strip() if os.path.exists(rc_file) else '?'
 
+    # A marker starts its line; a kernel message printed at the same moment
+    # may follow it on that line (the console is the guest's serial port).
     def index(marker):
-        return next((i for i, line in enumerate(lines) if line == marker), None)
+        return next((i for i, line in enumerate(lines) if line.startswith(marker)), None)
 
     up = index('#### guest-up')
     begin = index('#### guest-tests-begin')

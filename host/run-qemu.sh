@@ -118,7 +118,7 @@ else
 fi
 secs=$(($(date +%s) - start))
 
-result=$(tr -d '\r' < "$log" | sed -n 's/^#### guest-exit rc=\([0-9]*\)$/\1/p' | tail -n 1)
+result=$(tr -d '\r' < "$log" | sed -n 's/^#### guest-exit rc=\([0-9]*\).*/\1/p' | tail -n 1)
 if [ -n "$result" ]; then
 	[ "$quiet" = 1 ] || echo "run-qemu: guest job exited $result after ${secs}s"
 	exit "$result"

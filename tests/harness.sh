@@ -20,7 +20,7 @@ expect() {	# expect FILE PATTERN: FILE has a line matching PATTERN
 }
 
 echo "TAP version 13"
-echo "1..26"
+echo "1..27"
 
 # 1. The runner rejects a bad option, naming it.
 $run --mem lots > "$out/badopt.out" 2>&1
@@ -325,4 +325,14 @@ rc2=$?
 	expect "$out/compare-same.out" "^6 passed, 0 failed$" &&
 	expect "$out/compare-differ.out" "^FAIL fake vs other: beta.the other point: success in fake, failure in other$"
 result $? "compared boots: the same results pass, a point that differs fails (exit $rc1, $rc2)"
+# 27. A kernel message printed on the marker's line (the serial console
+# interleaves them) does not hide the guest's results: the canned log with
+# '#### guest-up' followed by kernel text on the same line still passes.
+sed 's/^#### guest-up$/#### guest-up[    1.832331] input: ImExPS\/2 Generic Explorer Mouse/' \
+	"$fix/manifest_ok.log" > "$out/interleaved.log"
+echo 0 > "$out/interleaved.log.rc"
+python3 "$top/host/results.py" --manifest "$fix/manifest" fake="$out/interleaved.log" > "$out/interleaved.out" 2>&1
+rc=$?
+[ $rc = 0 ] && expect "$out/interleaved.log" "^#### guest-up\[" && expect "$out/interleaved.out" "^6 passed, 0 failed$"
+result $? "a kernel message on the guest-up marker's line is read past (exit $rc)"
 exit $bad
