@@ -11,12 +11,18 @@ PATH=/usr/bin:$PATH
 tap=0
 [ "${1:-}" = --tap ] && tap=1
 
+# FILE_PATH_CHANGES ("does MAINTAINERS need updating?") is a question, not a
+# finding: every file the series adds is under an F: line of the MEMORY
+# MANAGEMENT entry already (mm/, and the headers and the admin guide that
+# patches 1 and 4 add there).
+ignore=FILE_PATH_CHANGES
+
 set -- $(grep -v '^#' "$top/patches/series")
 [ $tap = 1 ] && { echo "TAP version 13"; echo "1..$(($# + 1))"; }
 n=0 bad=0
 for p in "$@"; do
 	n=$((n + 1))
-	if report=$(cd "$tree" && perl scripts/checkpatch.pl --strict --terse --no-summary "$top/patches/$p" 2>&1) &&
+	if report=$(cd "$tree" && perl scripts/checkpatch.pl --strict --terse --no-summary --ignore $ignore "$top/patches/$p" 2>&1) &&
 	   [ -z "$report" ]; then
 		[ $tap = 1 ] && echo "ok $n checkpatch $p"
 	else
