@@ -18,9 +18,6 @@
 #define TOKEN_INTERVAL	"/proc/sys/vm/swap_token_interval_ms"
 #define TOKEN_TIMEOUT	"/proc/sys/vm/swap_token_timeout_ms"
 #define TOKEN_SIZE_LIMIT "/proc/sys/vm/swap_token_size_limit_pct"
-#define TOKEN_REFAULT_GATE "/proc/sys/vm/swap_token_refault_gate"
-#define TOKEN_POLICY	"/proc/sys/vm/swap_token_policy"
-#define TOKEN_MEMCG	"/proc/sys/vm/swap_token_memcg"
 #define TOKEN_HOLDER	"/proc/sys/vm/swap_token_holder"
 #define TRACING		"/sys/kernel/tracing/"
 #define TOKEN_EVENTS	TRACING "events/swap_token/"
@@ -113,11 +110,10 @@ static inline long long token_stat(const char *name)
 }
 
 /* All swap_token_* vmstat counters, to report what happened during a phase. */
-#define TOKEN_NR_COUNTERS	11
+#define TOKEN_NR_COUNTERS	7
 static const char *const token_counter_names[TOKEN_NR_COUNTERS] = {
-	"taken", "release_idle", "release_timeout", "release_exit", "release_valve",
-	"release_disabled", "release_size", "release_priority", "refused_size",
-	"refused_cold", "kept",
+	"taken", "release_idle", "release_size", "release_timeout", "release_exit",
+	"refused_size", "kept",
 };
 
 struct token_counters {
@@ -172,10 +168,10 @@ static inline void token_require(long swap_mb)
 			       meminfo_kb("SwapFree"));
 }
 
-/* The OOM kills and the valve's releases counted at token_setup(). */
+/* The OOM kills counted at token_setup(). */
 static inline long long *counts_at_setup(void)
 {
-	static long long n[2];
+	static long long n[1];
 
 	return n;
 }
@@ -211,8 +207,7 @@ static inline void check_no_oom_kill(void)
 	long long n = vmstat("oom_kill") - counts_at_setup()[0];
 
 	if (n) {
-		ksft_print_msg("oom_kill +%lld, swap_token_release_valve +%lld\n", n,
-			       vmstat("swap_token_release_valve") - counts_at_setup()[1]);
+		ksft_print_msg("oom_kill +%lld\n", n);
 		print_oom_report();
 	}
 	ksft_test_result(!n, "nobody was OOM-killed\n");
@@ -235,7 +230,6 @@ static inline void token_setup(long swap_mb)
 	fflush(stdout);
 	setvbuf(stdout, out, _IOFBF, sizeof(out));
 	counts_at_setup()[0] = vmstat("oom_kill");
-	counts_at_setup()[1] = vmstat("swap_token_release_valve");
 	token_reset();
 }
 
@@ -324,15 +318,17 @@ static inline struct thrash_stat *start_two_thrashers(struct thrash_spec *spec, 
 	return st;
 }
 
-/* One swap_token_take or swap_token_release line of the trace buffer. */
+/*
+ * One swap_token_take or swap_token_release line of the trace buffer.  A
+ * take is recorded by the task that took the token: its pid and comm are
+ * those of the line (the tests' processes have one thread).
+ */
 struct token_event {
 	double ts;		/* trace timestamp, seconds */
 	int take;		/* swap_token_take, else swap_token_release */
-	int pid;		/* new_pid of a take, pid of a release */
-	int old_pid;		/* take only */
-	unsigned long long cgroup; /* id of the memory cgroup's token, 0: global */
-	char comm[16];		/* new_comm or comm */
-	char old_comm[16];
+	int pid;		/* the taker (the line's task), or the releaser */
+	int old_pid;		/* take only: the old holder, 0 if none */
+	char comm[16];		/* take only: the taker's comm */
 	char reason[16];
 };
 
@@ -393,13 +389,25 @@ static inline int trace_read(struct token_event *ev, int max)
 	if (!f)
 		return -errno;
 	while (n < max && fgets(line, sizeof(line), f)) {
-		char *name = strstr(line, ": swap_token_"), *fields, *ts;
+		char *name = strstr(line, ": swap_token_"), *fields, *ts, *task, *dash;
 		struct token_event *e = &ev[n];
 
 		if (line[0] == '#' || !name)
 			continue;
 		*name = '\0';
 		ts = strrchr(line, ' ');
+		/* "  comm-pid  [cpu] flags ts": the task is before the '['. */
+		task = line + strspn(line, " ");
+		dash = strchr(task, '[');
+		if (!dash)
+			continue;
+		while (dash > task && dash[-1] == ' ')
+			dash--;
+		*dash = '\0';
+		dash = strrchr(task, '-');
+		if (!dash)
+			continue;
+		*dash = '\0';
 		name += 2;
 		fields = strchr(name, ' ');
 		if (!ts || !fields)
@@ -409,27 +417,30 @@ static inline int trace_read(struct token_event *ev, int max)
 		e->ts = atof(ts + 1);
 		if (!strncmp(name, "swap_token_take:", 16)) {
 			e->take = 1;
-			e->pid = event_int(fields, "new_pid");
+			e->pid = atoi(dash + 1);
 			e->old_pid = event_int(fields, "old_pid");
-			event_field(fields, "new_comm", e->comm, sizeof(e->comm));
-			event_field(fields, "old_comm", e->old_comm, sizeof(e->old_comm));
+			snprintf(e->comm, sizeof(e->comm), "%s", task);
 		} else if (!strncmp(name, "swap_token_release:", 19)) {
 			e->pid = event_int(fields, "pid");
-			event_field(fields, "comm", e->comm, sizeof(e->comm));
 		} else {
 			continue;
 		}
 		event_field(fields, "reason", e->reason, sizeof(e->reason));
-		{
-			char id[24];
-
-			event_field(fields, "cgroup", id, sizeof(id));
-			e->cgroup = strtoull(id, NULL, 10);
-		}
 		n++;
 	}
 	fclose(f);
 	return n;
+}
+
+/* Print up to max events as ksft messages, each line starting with prefix. */
+static inline void events_print(const char *prefix, const struct token_event *ev, int n, int max)
+{
+	for (int i = 0; i < n && i < max; i++)
+		ksft_print_msg("%s%.3f %s pid %d (%s) old %d reason %s\n", prefix, ev[i].ts,
+			       ev[i].take ? "take" : "release", ev[i].pid,
+			       ev[i].take ? ev[i].comm : "-", ev[i].old_pid, ev[i].reason);
+	if (n > max)
+		ksft_print_msg("%s... %d events in all\n", prefix, n);
 }
 
 /* First event from index from on with take, pid (any if 0) and reason (any if NULL); -1 if none. */

@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The holder's memory is really kept.  A process H pages its working set
- * back in from swap and so takes the token, then idles; another process P
- * then allocates 80% of RAM.  Without the token reclaim
- * takes H's idle pages first; with the token it must take P's own.  Run
- * with the token on and off, under whichever LRU the guest runs (make
- * check boots both): on, H keeps nearly all of its resident set and takes
- * almost no major faults when it touches it again; off, it loses a large
- * part (unless MGLRU's refault tiers happen to protect H by themselves:
- * then the comparison is skipped).  If the reclaim hook stopped working,
- * "on" would look like "off" and this test would fail.
+ * The holder's memory is kept while it pages in, and only then.  A process
+ * H pages its working set back in from swap and so takes the token; right
+ * after that, another process P allocates 95% of RAM, which only minor
+ * faults.  Three runs, under whichever LRU the guest runs (make check
+ * boots both):
+ *  - on: H took its last major fault less than an interval (60 s) ago, so
+ *    eviction must skip its pages (swap_token_kept grows) and H keeps at
+ *    least 90% of its resident set;
+ *  - lapsed: the same with a 2 s timeout and H asleep for 2.5 s before P
+ *    starts: H still holds the token (no decision is due for a minute),
+ *    but its protection has lapsed by itself, so eviction keeps nothing.
+ *    (The protection lapses the same way an interval after the holder's
+ *    last major fault; the KUnit tests check that rule, where no other
+ *    process can take the token meanwhile.)
+ *  - off: the token is off and eviction keeps nothing.
+ * If the reclaim hook stopped working, "on" fails; if the protection did
+ * not lapse, "lapsed" fails.
  */
 #include <signal.h>
 #include <sys/mman.h>
@@ -24,7 +31,7 @@ struct result {
 	long rss_before, rss_after;	/* H's VmRSS in MB */
 	long refaults;			/* H's major faults touching its set again */
 	int held;			/* H held the token while P ran */
-	long long valve;		/* swap_token_release_valve during the run */
+	long long kept;			/* swap_token_kept while P ran */
 };
 
 static long proc_rss_mb(pid_t pid)
@@ -104,10 +111,12 @@ static long mem_total_mb(void)
 	return meminfo_kb("MemTotal") / 1024;
 }
 
-static void run(int token_on, long h_mb, long p_mb, struct result *r)
+/* One run: token on or off; H sleeps idle_s between paging in and P. */
+static void run(const char *name, int token_on, double idle_s, long h_mb, long p_mb,
+		struct result *r)
 {
 	int to_h[2], from_h[2], from_p[2];
-	long long valve0 = token_stat("release_valve");
+	long long kept0;
 	pid_t h, p;
 
 	memset(r, 0, sizeof(*r));
@@ -150,11 +159,14 @@ static void run(int token_on, long h_mb, long p_mb, struct result *r)
 	if (write(to_h[1], "g", 1) != 1 || wait_byte(from_h[0]) != 'r')
 		ksft_exit_fail_msg("H did not page its set back in\n");
 	r->rss_before = proc_rss_mb(h);
+	sleep_s(idle_s);
 
+	kept0 = token_stat("kept");
 	p = hog(p_mb, from_p[1]);
 	if (wait_byte(from_p[0]) != 'p')
 		ksft_exit_fail_msg("P did not allocate %ld MB\n", p_mb);
 	r->held = token_holder(NULL, 0) == h;
+	r->kept = token_stat("kept") - kept0;
 	r->rss_after = proc_rss_mb(h);
 	kill(p, SIGKILL);
 	waitpid(p, NULL, 0);
@@ -163,48 +175,42 @@ static void run(int token_on, long h_mb, long p_mb, struct result *r)
 	    read(from_h[0], &r->refaults, sizeof(r->refaults)) != sizeof(r->refaults))
 		ksft_exit_fail_msg("lost H\n");
 	waitpid(h, NULL, 0);
-	r->valve = token_stat("release_valve") - valve0;
-	ksft_print_msg("token %s: H %ld MB resident before P, %ld MB after; %ld refaults; %s; valve +%lld\n",
-		       token_on ? "on " : "off", r->rss_before, r->rss_after, r->refaults,
-		       r->held ? "H held the token" : "H did not hold the token", r->valve);
+	ksft_print_msg("%s: H %ld MB resident before P, %ld MB after; %ld refaults; %s; kept +%lld\n",
+		       name, r->rss_before, r->rss_after, r->refaults,
+		       r->held ? "H held the token" : "H did not hold the token", r->kept);
 	close(to_h[0]); close(to_h[1]); close(from_h[0]); close(from_h[1]);
 	close(from_p[0]); close(from_p[1]);
 }
 
 int main(void)
 {
-	long ram = mem_total_mb(), h_mb = ram * 35 / 100, p_mb = ram * 80 / 100;
-	struct result on, off;
+	long ram = mem_total_mb(), h_mb = ram * 35 / 100, p_mb = ram * 95 / 100;
+	struct result on, lapsed, off;
 
 	ksft_print_header();
 	token_setup(2 * ram);
-	/* No decision for a minute: H keeps the token while it idles. */
-	must_set(TOKEN_INTERVAL, 60000);
 	ksft_set_plan(5);
 	ksft_print_msg("H %ld MB, P %ld MB, RAM %ld MB\n", h_mb, p_mb, ram);
 
-	run(1, h_mb, p_mb, &on);
-	run(0, h_mb, p_mb, &off);
-
-	ksft_test_result(on.held, "on: H took the token by paging in and kept it while idle\n");
-	ksft_test_result(on.rss_before >= h_mb * 9 / 10,
-			 "on: H had its set resident before P ran\n");
-	ksft_test_result(on.rss_after >= on.rss_before * 9 / 10,
-			 "on: H kept at least 90%% of its resident set under P's pressure\n");
 	/*
-	 * MGLRU may keep idle H by itself: H's pages came back from swap
-	 * (refaults put them in a protected tier once the tiers' refault
-	 * rates, which earlier tests also feed, say so) while P's were
-	 * written once.  Then there is no loss to compare with.
+	 * H's last major fault stays within the interval while P runs, and
+	 * nobody may take the token from H before P is done.
 	 */
-	if (off.refaults >= 100 && off.rss_after < off.rss_before) {
-		ksft_test_result_pass("off: P's allocation took part of idle H's memory\n");
-		ksft_test_result(on.refaults * 4 <= off.refaults,
-				 "on: H took at most a quarter of the major faults it took without the token\n");
-	} else {
-		test_skip("off: the LRU itself kept idle H (%ld of %ld MB, %ld refaults)\n",
-				      off.rss_after, off.rss_before, off.refaults);
-		test_skip("on vs off: nothing to compare\n");
-	}
+	must_set(TOKEN_INTERVAL, 60000);
+	run("on", 1, 0, h_mb, p_mb, &on);
+	/* H idles past its timeout before P runs. */
+	must_set(TOKEN_TIMEOUT, 2000);
+	run("lapsed", 1, 2.5, h_mb, p_mb, &lapsed);
+	run("off", 0, 0, h_mb, p_mb, &off);
+
+	ksft_test_result(on.held && on.rss_before >= h_mb * 9 / 10,
+			 "on: H took the token by paging its set back in\n");
+	ksft_test_result(on.kept > 0 && on.rss_after >= on.rss_before * 9 / 10,
+			 "on: eviction kept H's pages, H kept at least 90%% of its resident set\n");
+	ksft_test_result(lapsed.held && !lapsed.kept,
+			 "lapsed: H still held the token, and eviction kept none of its pages\n");
+	ksft_test_result(!off.kept, "off: eviction kept nothing\n");
+	ksft_test_result(on.refaults * 4 <= off.refaults || off.rss_after >= off.rss_before * 9 / 10,
+			 "on: H took at most a quarter of the major faults it took without the token, unless the LRU kept H by itself\n");
 	ksft_finished();
 }

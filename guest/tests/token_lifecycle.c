@@ -12,8 +12,8 @@
  *    "none"), swap_token_release_exit and a release event with reason=exit
  *    say why.
  *  - disable: C cycles over more memory than there is RAM and takes the
- *    token; writing 0 to vm.swap_token releases it
- *    (swap_token_release_disabled) and nobody takes it while it is off
+ *    token; writing 0 to vm.swap_token releases it (a release event with
+ *    reason=disabled) and nobody takes it while it is off
  *    although C keeps faulting; writing 1 lets C take it again.
  *  - timeout: B resumes.  C never stops faulting, so keeps the token until
  *    the timeout, when B takes it (swap_token_release_timeout, a take event
@@ -38,10 +38,10 @@ static long mem;
 
 static void print_events(const char *name, int n)
 {
-	for (int e = 0; e < n && e < 40; e++)
-		ksft_print_msg("%s: %.3f %s pid %d (%s) old %d reason %s\n", name, ev[e].ts,
-			       ev[e].take ? "take" : "release", ev[e].pid, ev[e].comm,
-			       ev[e].old_pid, ev[e].reason);
+	char prefix[32];
+
+	snprintf(prefix, sizeof(prefix), "%s: ", name);
+	events_print(prefix, ev, n, 40);
 }
 
 /* Poll the holder for up to secs; 1 once it is want (0: free). */
@@ -126,11 +126,12 @@ static void test_exit(void)
 
 static void test_disable(void)
 {
-	long long released = token_stat("release_disabled"), taken;
+	long long taken;
 	long majflt = pid_majflt(c);
 	pid_t holder;
-	int again;
+	int again, released = 0, n;
 
+	trace_start();
 	must_set(TOKEN_ENABLE, 0);
 	holder = token_holder(NULL, 0);
 	taken = token_stat("taken");
@@ -141,11 +142,14 @@ static void test_disable(void)
 	taken = token_stat("taken") - taken;
 	holder |= token_holder(NULL, 0);
 	majflt = pid_majflt(c) - majflt;
-	released = token_stat("release_disabled") - released;
+	n = trace_read(ev, MAX_EVENTS);
+	for (int i = event_find(ev, n, 0, 0, 0, "disabled"); i >= 0;
+	     i = event_find(ev, n, i + 1, 0, 0, "disabled"))
+		released++;
 	must_set(TOKEN_ENABLE, 1);
 	again = wait_holder(c, 10);
 
-	ksft_print_msg("disable: release_disabled +%lld, then %ld major faults of C and taken +%lld\n",
+	ksft_print_msg("disable: %d release events (disabled), then %ld major faults of C and taken +%lld\n",
 		       released, majflt, taken);
 	ksft_test_result(released == 1 && !holder && !taken && majflt > 0,
 			 "disable: writing 0 releases the token and nobody takes it while off\n");

@@ -1,227 +1,203 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * One token per memory cgroup (vm.swap_token_memcg).  Two cgroups, A and
- * B, each with memory.max of 30% of RAM, each holding two processes that
- * cycle over 18% of RAM (1.2 x the limit): each cgroup thrashes inside its
- * own limit, with little pressure on the machine as a whole.
- *
- *  - on: both cgroups' tokens get a holder, a process of that cgroup;
- *  - switching off releases both (reason "disabled"); then, the control,
- *    no cgroup token is taken while the global token still is;
- *  - on again until both have holders, then every process is killed and
- *    the cgroups removed: each token, which still names its exited holder
- *    (it keeps that mm_struct alive), is released when its cgroup goes.
- *
- * 200 ms check interval, 3 s timeout, default size limit (a share of the
- * cgroup's limit: each process is 60% of it).
+ * Reclaim driven by a memory cgroup's limit honours the token, and gives
+ * it up before the cgroup's OOM killer.  In a cgroup limited to 50% of
+ * RAM, a process H fills 30% of RAM, is pushed out to swap by a filler in
+ * the same cgroup, and pages its memory back in, so it holds the token
+ * (the check interval is a minute: it stays protected throughout).
+ *  - spared: a process P in the cgroup allocates 45% of RAM, once.  The
+ *    limit's reclaim must evict P's own pages rather than H's: H keeps at
+ *    least 90% of its resident set and swap_token_kept grows.
+ *  - desperate: P mlocks 40% of RAM instead.  Only H's memory can make
+ *    room, so the limit's reclaim must take it, to swap, rather than kill:
+ *    no OOM kill in the cgroup, with the token on and (the same scenario
+ *    as a control) off, and H's memory went to swap.  Reclaim that kept
+ *    protecting H would end in an OOM kill here.
  */
+#define _GNU_SOURCE
 #include <sys/stat.h>
 #include "kselftest.h"
 #include "guest.h"
 #include "thrash.h"
 #include "token.h"
 
-#define CG		"/sys/fs/cgroup/"
-#define INTERVAL_MS	200
-#define TIMEOUT_MS	3000
-#define WAIT_MAX_S	60
-#define MAX_EVENTS	8192
+#define CG	"/sys/fs/cgroup/"
+#define CGNAME	"tokmemcg"
 
-static struct token_event ev[MAX_EVENTS];
-static const char *const cg_name[2] = { "token_memcg_a", "token_memcg_b" };
-static unsigned long long cg_id[2];
-static pid_t pid[4];		/* A1, A2 in A; B1, B2 in B */
+static long mem;
 
-struct member {
-	int cg;
-	struct thrash_spec spec;
+static long long cg_event(const char *name)
+{
+	return proc_field(CG CGNAME "/memory.events", name);
+}
+
+static void enter_cg(void)
+{
+	if (write_file(CG CGNAME "/cgroup.procs", "0"))
+		_exit(4);
+}
+
+static void touch(char *m, long bytes, int write)
+{
+	volatile char sink;
+
+	for (long off = 0; off < bytes; off += 4096) {
+		if (write)
+			m[off] = 1;
+		else
+			sink = m[off];
+	}
+	(void)sink;
+}
+
+static int wait_byte(int fd)
+{
+	char c;
+
+	return read(fd, &c, 1) == 1 ? c : -1;
+}
+
+/* A child in the cgroup that fills mb MB (mlocked if lock), says 'p', and waits. */
+static pid_t filler(long mb, int lock, int fd)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		char *m;
+
+		enter_cg();
+		if (lock && mlockall(MCL_CURRENT | MCL_FUTURE))
+			_exit(5);
+		if (!lock)
+			munlockall();
+		m = mmap(NULL, mb << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED)
+			_exit(1);
+		touch(m, mb << 20, 1);
+		if (fd >= 0 && write(fd, "p", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	return pid;
+}
+
+struct run {
+	long rss_before, rss_after, swap_after;	/* H, MB */
+	long long kept, ooms;
+	int held;
 };
 
-/* A thrash child that first moves itself into its cgroup. */
-static void member_child(const void *arg, struct thrash_stat *st)
+/* Set up H, then run P (mlocked or not) against it; 0 on success. */
+static int run(int token_on, int lock, long h_mb, long p_mb, struct run *r)
 {
-	const struct member *m = arg;
-	char path[128];
+	int to_h[2], from_h[2], from_p[2];
+	long long kept0, oom0;
+	pid_t h, p, f;
 
-	snprintf(path, sizeof(path), CG "%s/cgroup.procs", cg_name[m->cg]);
-	if (write_file(path, "0"))
-		_exit(4);
-	thrash_child(&m->spec, st);
-}
+	memset(r, 0, sizeof(*r));
+	rmdir(CG CGNAME);
+	if (mkdir(CG CGNAME, 0755) || write_file(CG CGNAME "/memory.max", "0") ||
+	    pipe(to_h) || pipe(from_h) || pipe(from_p))
+		return -1;
+	{
+		char val[32];
 
-/* Remove both cgroups once their processes are gone (also at exit); how many went. */
-static int remove_cgroups(void)
-{
-	int gone = 0;
-
-	for (int k = 0; k < 2; k++) {
-		char path[128];
-		int err;
-
-		snprintf(path, sizeof(path), CG "%s", cg_name[k]);
-		for (double end = now_s() + 10; (err = rmdir(path)) && errno == EBUSY && now_s() < end;)
-			sleep_s(0.1);
-		gone += !err;
+		snprintf(val, sizeof(val), "%ldM", mem / 2);
+		if (write_file(CG CGNAME "/memory.max", val))
+			return -1;
 	}
-	return gone;
-}
+	must_set(TOKEN_ENABLE, token_on);
+	h = fork();
+	if (h == 0) {
+		char *m;
 
-static void remove_cgroups_at_exit(void)
-{
-	remove_cgroups();
-}
-
-static int read_events(void)
-{
-	int n = trace_read(ev, MAX_EVENTS);
-
-	if (n < 0)
-		ksft_exit_fail_msg("cannot read the trace: %s\n", strerror(-n));
-	return n;
-}
-
-/* Events of cgroup k's token (-1: any cgroup's, not the global one). */
-static int count(int n, int take, int k, const char *reason)
-{
-	int c = 0;
-
-	for (int i = 0; i < n; i++) {
-		if (ev[i].take != take || (reason && strcmp(ev[i].reason, reason)))
-			continue;
-		if (k < 0 ? ev[i].cgroup != 0 : ev[i].cgroup == cg_id[k])
-			c++;
+		enter_cg();
+		munlockall();
+		m = mmap(NULL, h_mb << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			 -1, 0);
+		if (m == MAP_FAILED)
+			_exit(1);
+		touch(m, h_mb << 20, 1);
+		if (write(from_h[1], "f", 1) != 1 || wait_byte(to_h[0]) < 0)
+			_exit(1);
+		touch(m, h_mb << 20, 0);
+		if (write(from_h[1], "r", 1) != 1 || wait_byte(to_h[0]) < 0)
+			_exit(1);
+		_exit(0);
 	}
-	return c;
+	if (wait_byte(from_h[0]) != 'f')
+		return -1;
+	/* Push H out to swap with the cgroup's own reclaim. */
+	f = filler(mem * 45 / 100, 0, from_p[1]);
+	if (wait_byte(from_p[0]) != 'p')
+		return -1;
+	kill(f, SIGKILL);
+	waitpid(f, NULL, 0);
+	token_reset();
+	if (!token_on)
+		must_set(TOKEN_ENABLE, 0);
+	if (write(to_h[1], "g", 1) != 1 || wait_byte(from_h[0]) != 'r')
+		return -1;
+	r->rss_before = pid_status_kb(h, "VmRSS") / 1024;
+	r->held = token_holder(NULL, 0) == h;
+	kept0 = token_stat("kept");
+	oom0 = cg_event("oom_kill");
+	p = filler(p_mb, lock, from_p[1]);
+	wait_byte(from_p[0]);	/* 'p', or nothing if P was killed */
+	r->kept = token_stat("kept") - kept0;
+	r->ooms = cg_event("oom_kill") - oom0;
+	r->rss_after = pid_status_kb(h, "VmRSS") / 1024;
+	r->swap_after = pid_status_kb(h, "VmSwap") / 1024;
+	kill(p, SIGKILL);
+	waitpid(p, NULL, 0);
+	if (write(to_h[1], "t", 1) != 1)
+		kill(h, SIGKILL);
+	waitpid(h, NULL, 0);
+	close(to_h[0]); close(to_h[1]); close(from_h[0]); close(from_h[1]);
+	close(from_p[0]); close(from_p[1]);
+	rmdir(CG CGNAME);
+	return 0;
 }
 
-/* Takes of cgroup k's token by a process of that cgroup. */
-static int takes_inside(int n, int k)
+static void show(const char *name, const struct run *r)
 {
-	int c = 0;
-
-	for (int i = 0; i < n; i++)
-		c += ev[i].take && ev[i].cgroup == cg_id[k] &&
-		     (ev[i].pid == pid[2 * k] || ev[i].pid == pid[2 * k + 1]);
-	return c;
-}
-
-/*
- * Empty the trace, switch the cgroups' tokens on, and trace until both were
- * taken from inside, at most WAIT_MAX_S.
- */
-static int wait_both_held(int *a, int *b)
-{
-	int n = 0;
-
-	if (trace_clear())
-		ksft_exit_fail_msg("cannot empty the trace buffer: %s\n", strerror(errno));
-	must_set(TOKEN_MEMCG, 1);
-	for (double t0 = now_s(); now_s() - t0 < WAIT_MAX_S;) {
-		sleep_s(0.5);
-		n = read_events();
-		*a = takes_inside(n, 0);
-		*b = takes_inside(n, 1);
-		if (*a && *b)
-			break;
-	}
-	return n;
+	ksft_print_msg("%s: H %ld MB resident, then %ld MB resident and %ld MB in swap; %s; kept +%lld; OOM kills in the cgroup %lld\n",
+		       name, r->rss_before, r->rss_after, r->swap_after,
+		       r->held ? "H held the token" : "H did not hold the token", r->kept, r->ooms);
 }
 
 int main(void)
 {
-	int on_a, on_b, again_a, again_b, n, off_released, off_cg, off_global, removed, gone = 0;
-	struct member m[4];
-	struct thrash_stat *st;
-	struct stat sb;
-	long mem, limit;
+	struct run spared, desperate, control;
+	long h_mb, ram;
 
-	mem = token_begin(6, INTERVAL_MS, TIMEOUT_MS);
-	if (access(TOKEN_MEMCG, W_OK))
-		ksft_exit_fail_msg("%s is missing\n", TOKEN_MEMCG);
+	ksft_print_header();
+	ram = mem_mb();
+	token_setup(2 * ram);
+	mem = ram;
 	if (write_file(CG "cgroup.subtree_control", "+memory"))
 		test_exit_skip("no memory cgroup controller\n");
-	limit = mem * 3 / 10;
-	atexit(remove_cgroups_at_exit);
-	for (int k = 0; k < 2; k++) {
-		char path[128], val[32];
+	ksft_set_plan(4);
+	must_set(TOKEN_INTERVAL, 60000);
+	h_mb = mem * 30 / 100;
+	ksft_print_msg("RAM %ld MB, cgroup limit %ld MB, H %ld MB\n", mem, mem / 2, h_mb);
 
-		snprintf(path, sizeof(path), CG "%s", cg_name[k]);
-		if ((mkdir(path, 0755) && errno != EEXIST) || stat(path, &sb))
-			ksft_exit_fail_msg("cannot make %s: %s\n", path, strerror(errno));
-		cg_id[k] = sb.st_ino;
-		snprintf(path, sizeof(path), CG "%s/memory.max", cg_name[k]);
-		snprintf(val, sizeof(val), "%ld", limit << 20);
-		if (write_file(path, val))
-			ksft_exit_fail_msg("cannot limit %s\n", cg_name[k]);
-	}
-	must_set(TOKEN_MEMCG, 0);
-	if (trace_start())
-		test_exit_skip("no tracefs or no swap_token events\n");
+	if (run(1, 0, h_mb, mem * 45 / 100, &spared) ||
+	    run(1, 1, h_mb, mem * 40 / 100, &desperate) ||
+	    run(0, 1, h_mb, mem * 40 / 100, &control))
+		ksft_exit_fail_msg("could not set up a run: %s\n", strerror(errno));
+	show("spared", &spared);
+	show("desperate", &desperate);
+	show("control, token off", &control);
 
-	st = thrash_stats(4);
-	for (int i = 0; i < 4; i++) {
-		static const char *const names[] = { "memcg-a1", "memcg-a2", "memcg-b1",
-						     "memcg-b2" };
-
-		m[i] = (struct member){ .cg = i / 2,
-					.spec = { .name = names[i], .mb = limit * 6 / 10,
-						  .seed = 80 + i, .seconds = 600 } };
-		pid[i] = spawn(member_child, &m[i], &st[i]);
-		if (pid[i] < 0)
-			ksft_exit_fail_msg("cannot start %s\n", names[i]);
-	}
-	if (thrash_wait_cycling(st, 4, 180))
-		ksft_exit_fail_msg("the processes did not start cycling\n");
-	ksft_print_msg("A %llu: %d %d, B %llu: %d %d (%ld MB each), limits %ld MB, RAM %ld MB\n",
-		       cg_id[0], pid[0], pid[1], cg_id[1], pid[2], pid[3], m[0].spec.mb, limit,
-		       mem);
-
-	/* On: both cgroups get a holder of their own. */
-	n = wait_both_held(&on_a, &on_b);
-	ksft_print_msg("on: %d events; cgroup token takes from inside: A %d, B %d\n", n, on_a,
-		       on_b);
-
-	/* Off: both released, then only the global token moves. */
-	if (trace_clear())
-		ksft_exit_fail_msg("cannot empty the trace buffer: %s\n", strerror(errno));
-	must_set(TOKEN_MEMCG, 0);
-	n = read_events();
-	off_released = count(n, 0, 0, "disabled") + count(n, 0, 1, "disabled");
-	sleep_s(10);
-	n = read_events();
-	off_cg = count(n, 1, -1, NULL);
-	off_global = 0;
-	for (int i = 0; i < n; i++)
-		off_global += ev[i].take && !ev[i].cgroup;
-	ksft_print_msg("off: %d cgroup tokens released; then %d events, takes: cgroup %d, global %d\n",
-		       off_released, n, off_cg, off_global);
-
-	/* On again; then the processes die holding, and the cgroups go. */
-	wait_both_held(&again_a, &again_b);
-	thrash_kill_all();
-	if (trace_clear())
-		ksft_exit_fail_msg("cannot empty the trace buffer: %s\n", strerror(errno));
-	removed = remove_cgroups();
-	/* A cgroup goes offline shortly after rmdir, in a work item. */
-	for (double end = now_s() + 10; now_s() < end; sleep_s(0.2)) {
-		n = read_events();
-		gone = (count(n, 0, 0, "disabled") > 0) + (count(n, 0, 1, "disabled") > 0);
-		if (gone == 2)
-			break;
-	}
-	ksft_print_msg("removal: held again A %d, B %d; %d of 2 cgroups removed; %d events, %d of 2 tokens released\n",
-		       again_a, again_b, removed, n, gone);
-
-	ksft_test_result(on_a && on_b, "on: each cgroup's token was taken by one of its processes\n");
-	ksft_test_result(off_released == 2, "off: both cgroups' tokens were released (%d)\n",
-			 off_released);
-	ksft_test_result(!off_cg && off_global,
-			 "off: no cgroup token was taken, the global one was (%d times)\n",
-			 off_global);
-	ksft_test_result(again_a && again_b && gone == 2,
-			 "removing the cgroups released the tokens their exited holders had\n");
-	ksft_test_result(st[0].checked + st[2].checked > 0 && !st[0].bad && !st[1].bad &&
-			 !st[2].bad && !st[3].bad, "the processes read their data back intact\n");
-	check_no_oom_kill();
+	ksft_test_result(spared.held && desperate.held,
+			 "H took the token by paging its memory back in inside the cgroup\n");
+	ksft_test_result(spared.kept > 0 && spared.rss_after >= spared.rss_before * 9 / 10,
+			 "spared: the limit's reclaim kept H's pages and evicted P's\n");
+	ksft_test_result(!control.ooms,
+			 "control: with the token off, P's mlocked memory fits once H is in swap\n");
+	ksft_test_result(!desperate.ooms && desperate.swap_after > 0,
+			 "desperate: with the token on, reclaim took H's memory to swap rather than kill\n");
 	ksft_finished();
 }

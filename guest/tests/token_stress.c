@@ -172,7 +172,6 @@ static void *sysctl_writer(void *arg)
 	static const char *const bad[] = { "-1", "abc", "99999999999999999999", "7x", "1.5" };
 	static const char *const knob[] = {
 		TOKEN_ENABLE, TOKEN_INTERVAL, TOKEN_TIMEOUT, TOKEN_SIZE_LIMIT,
-		TOKEN_REFAULT_GATE, TOKEN_POLICY, TOKEN_MEMCG,
 	};
 	unsigned int r = 12345;
 	char val[32];
@@ -187,10 +186,8 @@ static void *sysctl_writer(void *arg)
 			snprintf(val, sizeof(val), "%ld", rnd_range(&r, 10, 200));
 		else if (k == 2)
 			snprintf(val, sizeof(val), "%ld", rnd_range(&r, 100, 1000));
-		else if (k == 3)
-			snprintf(val, sizeof(val), "%ld", rnd_range(&r, 0, 100));
 		else
-			snprintf(val, sizeof(val), "%d", rand_r(&r) % 2);
+			snprintf(val, sizeof(val), "%ld", rnd_range(&r, 0, 100));
 		if (!write_file(knob[k], val))
 			good_writes++;
 		bad_writes++;
@@ -242,9 +239,6 @@ int main(void)
 	setting_set(TOKEN_INTERVAL, "50");
 	setting_set(TOKEN_TIMEOUT, "500");
 	setting_set(TOKEN_SIZE_LIMIT, "75");
-	setting_set(TOKEN_REFAULT_GATE, "0");
-	setting_set(TOKEN_POLICY, "0");
-	setting_set(TOKEN_MEMCG, "1");
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED)
 		ksft_exit_fail_perror("mmap");
