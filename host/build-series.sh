@@ -3,8 +3,9 @@
 # each patch builds on its own, then the whole series with
 # CONFIG_SWAP_TOKEN=n, with CONFIG_SWAP=n and with CONFIG_MEMCG=n.  Uses a
 # separate worktree and build dirs (build/series, build/kbuild-series*) so
-# build/linux is left alone.  The prefixes use base.config only: the KUnit
-# option of test.config exists from the last patch on.
+# build/linux is left alone.  A prefix that has the KUnit option builds
+# with test.config too, so the KUnit tests compile against every patch
+# from theirs on; so does the build without memory cgroups.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,12 +19,18 @@ for c in $(git -C "$tree" rev-list --reverse base..HEAD); do
 	n=$((n + 1))
 	git -C "$wt" checkout -q --detach "$c"
 	echo "series: patch $n: $(git -C "$wt" log -1 --format=%s)"
-	TREE=$wt sh "$top/host/build-kernel.sh" "$out" "$top"/config/base.config ||
+	frags=$top/config/base.config
+	! grep -q '^config SWAP_TOKEN_KUNIT_TEST' "$wt/mm/Kconfig" || frags="$frags $top/config/test.config"
+	# shellcheck disable=SC2086
+	TREE=$wt sh "$top/host/build-kernel.sh" "$out" $frags ||
 		{ echo "series: patch $n does not build" >&2; exit 1; }
 done
 for off in no-swap-token no-swap no-memcg; do
 	echo "series: whole series with config/$off.config"
-	TREE=$wt sh "$top/host/build-kernel.sh" "$out-$off" "$top"/config/base.config "$top/config/$off.config" ||
+	kunit=
+	[ $off != no-memcg ] || kunit=$top/config/test.config
+	# shellcheck disable=SC2086
+	TREE=$wt sh "$top/host/build-kernel.sh" "$out-$off" "$top"/config/base.config $kunit "$top/config/$off.config" ||
 		{ echo "series: does not build with config/$off.config" >&2; exit 1; }
 done
 echo "series: all $n patches build one after another, and without the token, swap or memory cgroups"
