@@ -43,13 +43,13 @@ boot() {	# boot NAME RUNNER-OPTIONS...
 # MemTotal with the guest's RAM (KASAN's shadow takes 1/8 of it), and
 # token_protect's gain threshold assumes a kernel that is not several
 # times slower.
-debug_tests="token_grab token_hostile token_integrity token_keep token_lifecycle token_size token_stress token_sysctl"
+debug_tests="token_grab token_hostile token_integrity token_keep token_lifecycle token_memcg token_size token_stress token_sysctl"
 boot stress --lru mglru --swap disk --timeout $((seconds + 1800)) \
 	--append "guest_stress_lifecycles=$lifecycles guest_stress_seconds=$seconds" \
 	--job "dmesg -n 5; run-tests $debug_tests"
 boot oom --lru classic --swap disk --swap-size 128 --timeout 2400 \
 	--append "kunit.enable=0 guest_oom_rounds=$rounds" \
-	--job "dmesg -n 5; run-tests token_oom_edge"
+	--job "dmesg -n 5; run-tests token_oom_edge token_oom_time"
 
 echo "check-debug: kernel reports"
 sh "$top/host/kernel-reports.sh" "$out/stress.log" "$out/oom.log" > "$out/reports.txt"
