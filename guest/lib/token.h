@@ -214,6 +214,46 @@ static inline void check_no_oom_kill(void)
 }
 
 /*
+ * Start of a test for the OOM-edge boots: root, a kernel with the token, a
+ * swap of 1-512 MB (larger would take too long to page through), and the
+ * test's own memory locked.  Returns the swap size in MB.
+ */
+static inline long token_oom_boot(void)
+{
+	long swap;
+
+	token_require(0);
+	swap = meminfo_kb("SwapTotal") / 1024;
+	if (swap <= 0 || swap > 512)
+		ksft_exit_skip("needs a swap of 1-512 MB (the oom-edge boot), have %ld MB\n", swap);
+	if (mlockall(MCL_CURRENT | MCL_FUTURE))
+		ksft_exit_fail_perror("mlockall");
+	return swap;
+}
+
+/* Read (or, if write, write) one byte of every page of bytes at mem. */
+static inline void touch_pages(char *mem, long bytes, int write)
+{
+	volatile char sink;
+
+	for (long off = 0; off < bytes; off += 4096) {
+		if (write)
+			mem[off] = (char)(off / 4096);
+		else
+			sink = mem[off];
+	}
+	(void)sink;
+}
+
+/* One byte from fd, or -1. */
+static inline int read_byte(int fd)
+{
+	char c;
+
+	return read(fd, &c, 1) == 1 ? c : -1;
+}
+
+/*
  * Common start of a test that thrashes: token_require(); lock the test's own
  * memory so that it never faults (and so never competes for the token); hold
  * its output back until it exits, because the process reading it (sed in

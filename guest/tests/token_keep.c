@@ -25,7 +25,6 @@
 #include "guest.h"
 #include "token.h"
 
-#define PAGE		4096L
 
 struct result {
 	long rss_before, rss_after;	/* H's VmRSS in MB */
@@ -64,18 +63,6 @@ static long majflt(void)
 	return v;
 }
 
-static void touch(char *mem, long bytes, int write)
-{
-	volatile char sink;
-
-	for (long off = 0; off < bytes; off += PAGE) {
-		if (write)
-			mem[off] = (char)(off / PAGE);
-		else
-			sink = mem[off];
-	}
-	(void)sink;
-}
 
 /* Allocate and touch @mb MB once, then exit: pushes idle memory to swap. */
 static pid_t hog(long mb, int ready_fd)
@@ -88,7 +75,7 @@ static pid_t hog(long mb, int ready_fd)
 
 		if (mem == MAP_FAILED)
 			_exit(1);
-		touch(mem, mb << 20, 1);
+		touch_pages(mem, mb << 20, 1);
 		if (ready_fd >= 0) {
 			if (write(ready_fd, "p", 1) != 1)
 				_exit(1);
@@ -99,12 +86,6 @@ static pid_t hog(long mb, int ready_fd)
 	return pid;
 }
 
-static int wait_byte(int fd)
-{
-	char c;
-
-	return read(fd, &c, 1) == 1 ? c : -1;
-}
 
 static long mem_total_mb(void)
 {
@@ -133,37 +114,37 @@ static void run(const char *name, int token_on, double idle_s, long h_mb, long p
 		if (mem == MAP_FAILED)
 			_exit(1);
 		munlockall();
-		touch(mem, h_mb << 20, 1);
+		touch_pages(mem, h_mb << 20, 1);
 		/* 1: filled; wait while a hog pushes us out. */
-		if (write(from_h[1], "f", 1) != 1 || wait_byte(to_h[0]) < 0)
+		if (write(from_h[1], "f", 1) != 1 || read_byte(to_h[0]) < 0)
 			_exit(1);
 		/* 2: page the set back in: major faults, the token. */
-		touch(mem, h_mb << 20, 0);
-		if (write(from_h[1], "r", 1) != 1 || wait_byte(to_h[0]) < 0)
+		touch_pages(mem, h_mb << 20, 0);
+		if (write(from_h[1], "r", 1) != 1 || read_byte(to_h[0]) < 0)
 			_exit(1);
 		/* 3: P has run; touch the set again and count refaults. */
 		before = majflt();
-		touch(mem, h_mb << 20, 0);
+		touch_pages(mem, h_mb << 20, 0);
 		before = majflt() - before;
 		if (write(from_h[1], &before, sizeof(before)) != sizeof(before))
 			_exit(1);
 		_exit(0);
 	}
-	if (wait_byte(from_h[0]) != 'f')
+	if (read_byte(from_h[0]) != 'f')
 		ksft_exit_fail_msg("H did not start\n");
 	/* Push H out with a hog that needs most of RAM, then free it again. */
 	waitpid(hog(mem_total_mb() * 9 / 10, -1), NULL, 0);
 	token_reset();
 	if (!token_on)
 		must_set(TOKEN_ENABLE, 0);
-	if (write(to_h[1], "g", 1) != 1 || wait_byte(from_h[0]) != 'r')
+	if (write(to_h[1], "g", 1) != 1 || read_byte(from_h[0]) != 'r')
 		ksft_exit_fail_msg("H did not page its set back in\n");
 	r->rss_before = proc_rss_mb(h);
 	sleep_s(idle_s);
 
 	kept0 = token_stat("kept");
 	p = hog(p_mb, from_p[1]);
-	if (wait_byte(from_p[0]) != 'p')
+	if (read_byte(from_p[0]) != 'p')
 		ksft_exit_fail_msg("P did not allocate %ld MB\n", p_mb);
 	r->held = token_holder(NULL, 0) == h;
 	r->kept = token_stat("kept") - kept0;

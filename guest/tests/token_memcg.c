@@ -37,25 +37,7 @@ static void enter_cg(void)
 		_exit(4);
 }
 
-static void touch(char *m, long bytes, int write)
-{
-	volatile char sink;
 
-	for (long off = 0; off < bytes; off += 4096) {
-		if (write)
-			m[off] = 1;
-		else
-			sink = m[off];
-	}
-	(void)sink;
-}
-
-static int wait_byte(int fd)
-{
-	char c;
-
-	return read(fd, &c, 1) == 1 ? c : -1;
-}
 
 /* A child in the cgroup that fills mb MB (mlocked if lock), says 'p', and waits. */
 static pid_t filler(long mb, int lock, int fd)
@@ -73,7 +55,7 @@ static pid_t filler(long mb, int lock, int fd)
 		m = mmap(NULL, mb << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (m == MAP_FAILED)
 			_exit(1);
-		touch(m, mb << 20, 1);
+		touch_pages(m, mb << 20, 1);
 		if (fd >= 0 && write(fd, "p", 1) != 1)
 			_exit(1);
 		pause();
@@ -118,33 +100,33 @@ static int run(int token_on, int lock, long h_mb, long p_mb, struct run *r)
 			 -1, 0);
 		if (m == MAP_FAILED)
 			_exit(1);
-		touch(m, h_mb << 20, 1);
-		if (write(from_h[1], "f", 1) != 1 || wait_byte(to_h[0]) < 0)
+		touch_pages(m, h_mb << 20, 1);
+		if (write(from_h[1], "f", 1) != 1 || read_byte(to_h[0]) < 0)
 			_exit(1);
-		touch(m, h_mb << 20, 0);
-		if (write(from_h[1], "r", 1) != 1 || wait_byte(to_h[0]) < 0)
+		touch_pages(m, h_mb << 20, 0);
+		if (write(from_h[1], "r", 1) != 1 || read_byte(to_h[0]) < 0)
 			_exit(1);
 		_exit(0);
 	}
-	if (wait_byte(from_h[0]) != 'f')
+	if (read_byte(from_h[0]) != 'f')
 		return -1;
 	/* Push H out to swap with the cgroup's own reclaim. */
 	f = filler(mem * 45 / 100, 0, from_p[1]);
-	if (wait_byte(from_p[0]) != 'p')
+	if (read_byte(from_p[0]) != 'p')
 		return -1;
 	kill(f, SIGKILL);
 	waitpid(f, NULL, 0);
 	token_reset();
 	if (!token_on)
 		must_set(TOKEN_ENABLE, 0);
-	if (write(to_h[1], "g", 1) != 1 || wait_byte(from_h[0]) != 'r')
+	if (write(to_h[1], "g", 1) != 1 || read_byte(from_h[0]) != 'r')
 		return -1;
 	r->rss_before = pid_status_kb(h, "VmRSS") / 1024;
 	r->held = token_holder(NULL, 0) == h;
 	kept0 = token_stat("kept");
 	oom0 = cg_event("oom_kill");
 	p = filler(p_mb, lock, from_p[1]);
-	wait_byte(from_p[0]);	/* 'p', or nothing if P was killed */
+	read_byte(from_p[0]);	/* 'p', or nothing if P was killed */
 	r->kept = token_stat("kept") - kept0;
 	r->ooms = cg_event("oom_kill") - oom0;
 	r->rss_after = pid_status_kb(h, "VmRSS") / 1024;

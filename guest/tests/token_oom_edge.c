@@ -28,15 +28,10 @@ int main(void)
 	char buf[16];
 
 	ksft_print_header();
-	token_require(0);
+	swap = token_oom_boot();
 	mem = mem_mb();
-	swap = meminfo_kb("SwapTotal") / 1024;
-	if (swap <= 0 || swap > 512)
-		ksft_exit_skip("needs a swap of 1-512 MB (the oom-edge boot), have %ld MB\n", swap);
 	if (cmdline_param("guest_oom_rounds", buf, sizeof(buf)))
 		rounds = atol(buf);
-	if (mlockall(MCL_CURRENT | MCL_FUTURE))
-		ksft_exit_fail_perror("mlockall");
 	ksft_set_plan(2);
 	spec = (struct thrash_spec){ .name = "edge", .full = 1, .passes = 2,
 				     .mb = (mem + swap) * 78 / 100 / PROCS };

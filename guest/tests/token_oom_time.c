@@ -168,13 +168,8 @@ int main(void)
 	int failed = 0;
 
 	ksft_print_header();
-	token_require(0);
+	swap = token_oom_boot();
 	mem = mem_mb();
-	swap = meminfo_kb("SwapTotal") / 1024;
-	if (swap <= 0 || swap > 512)
-		ksft_exit_skip("needs a swap of 1-512 MB (the oom-edge boot), have %ld MB\n", swap);
-	if (mlockall(MCL_CURRENT | MCL_FUTURE))
-		ksft_exit_fail_perror("mlockall");
 	ksft_set_plan(3);
 	must_set(TOKEN_INTERVAL, 5000);
 	ksft_print_msg("RAM %ld MB, swap %ld MB\n", mem, swap);
