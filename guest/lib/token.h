@@ -110,10 +110,10 @@ static inline long long token_stat(const char *name)
 }
 
 /* All swap_token_* vmstat counters, to report what happened during a phase. */
-#define TOKEN_NR_COUNTERS	7
+#define TOKEN_NR_COUNTERS	8
 static const char *const token_counter_names[TOKEN_NR_COUNTERS] = {
 	"taken", "release_idle", "release_size", "release_timeout", "release_exit",
-	"refused_size", "kept",
+	"refused_size", "kept", "overridden",
 };
 
 struct token_counters {

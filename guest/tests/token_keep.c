@@ -16,7 +16,13 @@
  *    process can take the token meanwhile.)
  *  - off: the token is off and eviction keeps nothing.
  * If the reclaim hook stopped working, "on" fails; if the protection did
- * not lapse, "lapsed" fails.
+ * not lapse, "lapsed" fails.  In "on", swap_token_kept must also count only
+ * what eviction really kept: the pages that the mm_vmscan_lru_shrink_inactive
+ * events report as kept (nr_ref_keep) are at least as many.  nr_ref_keep
+ * also counts the folios kept for a first look at their references and for
+ * rmap lock contention, with the token or without ("off" shows how many):
+ * the assertion fails if the token counted keeps anywhere else, e.g. in
+ * active list aging.
  */
 #include <signal.h>
 #include <sys/mman.h>
@@ -31,7 +37,81 @@ struct result {
 	long refaults;			/* H's major faults touching its set again */
 	int held;			/* H held the token while P ran */
 	long long kept;			/* swap_token_kept while P ran */
+	long long ref_keep;		/* sum of the shrink events' nr_ref_keep */
 };
+
+#define SHRINK_EVENT	TRACING "events/vmscan/mm_vmscan_lru_shrink_inactive/enable"
+
+#define BUFFER_KB	TRACING "buffer_size_kb"
+
+/* The trace buffer's size per CPU before shrink_trace_start(), in KB. */
+static long buffer_kb;
+
+/* Trace eviction's verdicts from now on, in a larger buffer; 0 or -errno. */
+static int shrink_trace_start(void)
+{
+	char old[64], *e;
+	int err;
+
+	/* "1408", or "7 (expanded: 1408)" before the first use. */
+	err = read_file(BUFFER_KB, old, sizeof(old));
+	if (err)
+		return err;
+	e = strstr(old, "expanded: ");
+	buffer_kb = atol(e ? e + 10 : old);
+	err = write_file(BUFFER_KB, "4096");
+	err = err ?: setting_set(SHRINK_EVENT, "1");
+	err = err ?: setting_set(TRACING "tracing_on", "1");
+	return err ?: trace_clear();
+}
+
+/*
+ * The pages eviction kept (FOLIOREF_KEEP) since shrink_trace_start(), from
+ * the nr_ref_keep field of the events; -1 if events were lost or the trace
+ * is unreadable.
+ */
+static long long shrink_trace_ref_keep(void)
+{
+	long long sum = 0, lost = 0;
+	char line[512], *f;
+	FILE *t;
+
+	setting_set(SHRINK_EVENT, "0");
+	for (int cpu = 0; ; cpu++) {
+		char path[96];
+
+		snprintf(path, sizeof(path), TRACING "per_cpu/cpu%d/stats", cpu);
+		t = fopen(path, "r");
+		if (!t)
+			break;
+		while (fgets(line, sizeof(line), t))
+			if (sscanf(line, "overrun: %lld", &lost) == 1 && lost)
+				sum = -1;
+		fclose(t);
+	}
+	if (sum < 0)
+		return -1;
+	t = fopen(TRACING "trace", "r");
+	if (!t)
+		return -1;
+	while (fgets(line, sizeof(line), t))
+		if (strstr(line, "mm_vmscan_lru_shrink_inactive:") &&
+		    (f = strstr(line, " nr_ref_keep=")))
+			sum += atoll(f + 13);
+	fclose(t);
+	return sum;
+}
+
+/* Give the trace buffer its size back (it holds 8 MB of the guest's RAM). */
+static void shrink_trace_end(void)
+{
+	char kb[32];
+
+	snprintf(kb, sizeof(kb), "%ld", buffer_kb);
+	if (buffer_kb > 0 && write_file(BUFFER_KB, kb))
+		ksft_print_msg("could not give the trace buffer its %s KB back\n", kb);
+	trace_clear();
+}
 
 static long proc_rss_mb(pid_t pid)
 {
@@ -142,12 +222,17 @@ static void run(const char *name, int token_on, double idle_s, long h_mb, long p
 	r->rss_before = proc_rss_mb(h);
 	sleep_s(idle_s);
 
+	if (shrink_trace_start())
+		r->ref_keep = -1;
 	kept0 = token_stat("kept");
 	p = hog(p_mb, from_p[1]);
 	if (read_byte(from_p[0]) != 'p')
 		ksft_exit_fail_msg("P did not allocate %ld MB\n", p_mb);
 	r->held = token_holder(NULL, 0) == h;
 	r->kept = token_stat("kept") - kept0;
+	if (!r->ref_keep)
+		r->ref_keep = shrink_trace_ref_keep();
+	shrink_trace_end();
 	r->rss_after = proc_rss_mb(h);
 	kill(p, SIGKILL);
 	waitpid(p, NULL, 0);
@@ -156,9 +241,10 @@ static void run(const char *name, int token_on, double idle_s, long h_mb, long p
 	    read(from_h[0], &r->refaults, sizeof(r->refaults)) != sizeof(r->refaults))
 		ksft_exit_fail_msg("lost H\n");
 	waitpid(h, NULL, 0);
-	ksft_print_msg("%s: H %ld MB resident before P, %ld MB after; %ld refaults; %s; kept +%lld\n",
+	ksft_print_msg("%s: H %ld MB resident before P, %ld MB after; %ld refaults; %s; kept +%lld pages, eviction's nr_ref_keep %lld\n",
 		       name, r->rss_before, r->rss_after, r->refaults,
-		       r->held ? "H held the token" : "H did not hold the token", r->kept);
+		       r->held ? "H held the token" : "H did not hold the token", r->kept,
+		       r->ref_keep);
 	close(to_h[0]); close(to_h[1]); close(from_h[0]); close(from_h[1]);
 	close(from_p[0]); close(from_p[1]);
 }
@@ -170,7 +256,7 @@ int main(void)
 
 	ksft_print_header();
 	token_setup(2 * ram);
-	ksft_set_plan(5);
+	ksft_set_plan(6);
 	ksft_print_msg("H %ld MB, P %ld MB, RAM %ld MB\n", h_mb, p_mb, ram);
 
 	/*
@@ -188,6 +274,11 @@ int main(void)
 			 "on: H took the token by paging its set back in\n");
 	ksft_test_result(on.kept > 0 && on.rss_after >= on.rss_before * 9 / 10,
 			 "on: eviction kept H's pages, H kept at least 90%% of its resident set\n");
+	if (on.ref_keep < 0)
+		ksft_test_result_fail("on: no complete trace of eviction's verdicts (no tracefs, or events lost)\n");
+	else
+		ksft_test_result(on.kept > 0 && on.kept <= on.ref_keep,
+				 "on: every page in swap_token_kept was kept by eviction (nr_ref_keep)\n");
 	ksft_test_result(lapsed.held && !lapsed.kept,
 			 "lapsed: H still held the token, and eviction kept none of its pages\n");
 	ksft_test_result(!off.kept, "off: eviction kept nothing\n");

@@ -7,11 +7,15 @@
  * (the check interval is a minute: it stays protected throughout).
  *  - spared: a process P in the cgroup allocates 45% of RAM, once.  The
  *    limit's reclaim must evict P's own pages rather than H's: H keeps at
- *    least 90% of its resident set and swap_token_kept grows.
+ *    least 90% of its resident set and swap_token_kept grows.  (A limit
+ *    reclaim asks for 32 pages, and under MGLRU often scans down to
+ *    priority 1 to find them: reclaim that ignored the token at low
+ *    priority took H's pages here.)
  *  - desperate: P mlocks 40% of RAM instead.  Only H's memory can make
  *    room, so the limit's reclaim must take it, to swap, rather than kill:
  *    no OOM kill in the cgroup, with the token on and (the same scenario
- *    as a control) off, and H's memory went to swap.  Reclaim that kept
+ *    as a control) off, H's memory went to swap, and reclaim said that it
+ *    overrode the token (swap_token_overridden).  Reclaim that kept
  *    protecting H would end in an OOM kill here.
  */
 #define _GNU_SOURCE
@@ -66,7 +70,7 @@ static pid_t filler(long mb, int lock, int fd)
 
 struct run {
 	long rss_before, rss_after, swap_after;	/* H, MB */
-	long long kept, ooms;
+	long long kept, overridden, ooms;
 	int held;
 };
 
@@ -74,7 +78,7 @@ struct run {
 static int run(int token_on, int lock, long h_mb, long p_mb, struct run *r)
 {
 	int to_h[2], from_h[2], from_p[2];
-	long long kept0, oom0;
+	long long kept0, over0, oom0;
 	pid_t h, p, f;
 
 	memset(r, 0, sizeof(*r));
@@ -124,10 +128,12 @@ static int run(int token_on, int lock, long h_mb, long p_mb, struct run *r)
 	r->rss_before = pid_status_kb(h, "VmRSS") / 1024;
 	r->held = token_holder(NULL, 0) == h;
 	kept0 = token_stat("kept");
+	over0 = token_stat("overridden");
 	oom0 = cg_event("oom_kill");
 	p = filler(p_mb, lock, from_p[1]);
 	read_byte(from_p[0]);	/* 'p', or nothing if P was killed */
 	r->kept = token_stat("kept") - kept0;
+	r->overridden = token_stat("overridden") - over0;
 	r->ooms = cg_event("oom_kill") - oom0;
 	r->rss_after = pid_status_kb(h, "VmRSS") / 1024;
 	r->swap_after = pid_status_kb(h, "VmSwap") / 1024;
@@ -144,9 +150,10 @@ static int run(int token_on, int lock, long h_mb, long p_mb, struct run *r)
 
 static void show(const char *name, const struct run *r)
 {
-	ksft_print_msg("%s: H %ld MB resident, then %ld MB resident and %ld MB in swap; %s; kept +%lld; OOM kills in the cgroup %lld\n",
+	ksft_print_msg("%s: H %ld MB resident, then %ld MB resident and %ld MB in swap; %s; kept +%lld, overridden +%lld; OOM kills in the cgroup %lld\n",
 		       name, r->rss_before, r->rss_after, r->swap_after,
-		       r->held ? "H held the token" : "H did not hold the token", r->kept, r->ooms);
+		       r->held ? "H held the token" : "H did not hold the token", r->kept,
+		       r->overridden, r->ooms);
 }
 
 int main(void)
@@ -179,7 +186,7 @@ int main(void)
 			 "spared: the limit's reclaim kept H's pages and evicted P's\n");
 	ksft_test_result(!control.ooms,
 			 "control: with the token off, P's mlocked memory fits once H is in swap\n");
-	ksft_test_result(!desperate.ooms && desperate.swap_after > 0,
-			 "desperate: with the token on, reclaim took H's memory to swap rather than kill\n");
+	ksft_test_result(!desperate.ooms && desperate.swap_after > 0 && desperate.overridden > 0,
+			 "desperate: with the token on, reclaim overrode it and took H's memory to swap rather than kill\n");
 	ksft_finished();
 }
