@@ -245,6 +245,34 @@ static inline void touch_pages(char *mem, long bytes, int write)
 	(void)sink;
 }
 
+/*
+ * A child that allocates and touches @mb MB of anonymous memory.  With
+ * @ready_fd >= 0 it then writes 'p' to it and waits to be killed; without,
+ * it exits at once (pushing idle memory out to swap on its way).
+ */
+static inline pid_t hog(long mb, int ready_fd)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		char *mem;
+
+		munlockall();
+		mem = mmap(NULL, mb << 20, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (mem == MAP_FAILED)
+			_exit(1);
+		touch_pages(mem, mb << 20, 1);
+		if (ready_fd >= 0) {
+			if (write(ready_fd, "p", 1) != 1)
+				_exit(1);
+			pause();
+		}
+		_exit(0);
+	}
+	return pid;
+}
+
 /* One byte from fd, or -1. */
 static inline int read_byte(int fd)
 {

@@ -15,6 +15,12 @@
  *    last major fault; the KUnit tests check that rule, where no other
  *    process can take the token meanwhile.)
  *  - off: the token is off and eviction keeps nothing.
+ *  - stream: "lapsed" with pressure that takes no major fault: P is a
+ *    read(2) streamer going once through a file of 1.5 x RAM on the
+ *    scratch disk, with vm.swappiness 200 so that reclaim scans anonymous
+ *    memory too.  H still holds the token, but eviction keeps none of its
+ *    pages.  (The classic LRU then takes H's memory; MGLRU evicts the
+ *    streamer's page cache first and leaves H alone, token or not.)
  * If the reclaim hook stopped working, "on" fails; if the protection did
  * not lapse, "lapsed" fails.  In "on", swap_token_kept must also count only
  * what eviction really kept: the pages that the mm_vmscan_lru_shrink_inactive
@@ -144,37 +150,42 @@ static long majflt(void)
 }
 
 
-/* Allocate and touch @mb MB once, then exit: pushes idle memory to swap. */
-static pid_t hog(long mb, int ready_fd)
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		char *mem = mmap(NULL, mb << 20, PROT_READ | PROT_WRITE,
-				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-		if (mem == MAP_FAILED)
-			_exit(1);
-		touch_pages(mem, mb << 20, 1);
-		if (ready_fd >= 0) {
-			if (write(ready_fd, "p", 1) != 1)
-				_exit(1);
-			pause();
-		}
-		_exit(0);
-	}
-	return pid;
-}
-
 
 static long mem_total_mb(void)
 {
 	return meminfo_kb("MemTotal") / 1024;
 }
 
-/* One run: token on or off; H sleeps idle_s between paging in and P. */
+#define STREAM_FILE	"/mnt/scratch/token_keep.stream"
+
+/* Read @file through with read(2), say 'p' on @ready_fd and wait. */
+static pid_t streamer(const char *file, int ready_fd)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		static char buf[1 << 16];
+		int fd = open(file, O_RDONLY);
+		ssize_t n;
+
+		if (fd < 0)
+			_exit(1);
+		while ((n = read(fd, buf, sizeof(buf))) > 0)
+			;
+		if (n < 0 || write(ready_fd, "p", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	return pid;
+}
+
+/*
+ * One run: token on or off; H sleeps idle_s between paging in and P, which
+ * allocates p_mb MB, or streams @stream if not NULL.
+ */
 static void run(const char *name, int token_on, double idle_s, long h_mb, long p_mb,
-		struct result *r)
+		const char *stream, struct result *r)
 {
 	int to_h[2], from_h[2], from_p[2];
 	long long kept0;
@@ -225,9 +236,9 @@ static void run(const char *name, int token_on, double idle_s, long h_mb, long p
 	if (shrink_trace_start())
 		r->ref_keep = -1;
 	kept0 = token_stat("kept");
-	p = hog(p_mb, from_p[1]);
+	p = stream ? streamer(stream, from_p[1]) : hog(p_mb, from_p[1]);
 	if (read_byte(from_p[0]) != 'p')
-		ksft_exit_fail_msg("P did not allocate %ld MB\n", p_mb);
+		ksft_exit_fail_msg("P did not %s %ld MB\n", stream ? "stream" : "allocate", p_mb);
 	r->held = token_holder(NULL, 0) == h;
 	r->kept = token_stat("kept") - kept0;
 	if (!r->ref_keep)
@@ -252,11 +263,11 @@ static void run(const char *name, int token_on, double idle_s, long h_mb, long p
 int main(void)
 {
 	long ram = mem_total_mb(), h_mb = ram * 35 / 100, p_mb = ram * 95 / 100;
-	struct result on, lapsed, off;
+	struct result on, lapsed, off, stream;
 
 	ksft_print_header();
 	token_setup(2 * ram);
-	ksft_set_plan(6);
+	ksft_set_plan(7);
 	ksft_print_msg("H %ld MB, P %ld MB, RAM %ld MB\n", h_mb, p_mb, ram);
 
 	/*
@@ -264,11 +275,18 @@ int main(void)
 	 * nobody may take the token from H before P is done.
 	 */
 	must_set(TOKEN_INTERVAL, 60000);
-	run("on", 1, 0, h_mb, p_mb, &on);
+	run("on", 1, 0, h_mb, p_mb, NULL, &on);
 	/* H idles past its timeout before P runs. */
 	must_set(TOKEN_TIMEOUT, 2000);
-	run("lapsed", 1, 2.5, h_mb, p_mb, &lapsed);
-	run("off", 0, 0, h_mb, p_mb, &off);
+	run("lapsed", 1, 2.5, h_mb, p_mb, NULL, &lapsed);
+	run("off", 0, 0, h_mb, p_mb, NULL, &off);
+	/* H idles past its timeout, and P takes no major fault. */
+	if (thrash_write_file(STREAM_FILE, ram * 3 / 2, 0, 1))
+		ksft_exit_fail_msg("cannot write %ld MB to %s (the scratch disk): %s\n",
+				   ram * 3 / 2, STREAM_FILE, strerror(errno));
+	must_set("/proc/sys/vm/swappiness", 200);
+	run("stream", 1, 2.5, h_mb, ram * 3 / 2, STREAM_FILE, &stream);
+	unlink(STREAM_FILE);
 
 	ksft_test_result(on.held && on.rss_before >= h_mb * 9 / 10,
 			 "on: H took the token by paging its set back in\n");
@@ -282,6 +300,8 @@ int main(void)
 	ksft_test_result(lapsed.held && !lapsed.kept,
 			 "lapsed: H still held the token, and eviction kept none of its pages\n");
 	ksft_test_result(!off.kept, "off: eviction kept nothing\n");
+	ksft_test_result(stream.held && !stream.kept,
+			 "stream: H still held the token, and under a read(2) streamer eviction kept none of its pages\n");
 	ksft_test_result(on.refaults * 4 <= off.refaults || off.rss_after >= off.rss_before * 9 / 10,
 			 "on: H took at most a quarter of the major faults it took without the token, unless the LRU kept H by itself\n");
 	ksft_finished();
