@@ -282,6 +282,29 @@ static inline int read_byte(int fd)
 }
 
 /*
+ * The body of a child H that fills @mb MB, writes 'f' to @out and waits
+ * for a byte on @in (meanwhile its memory is pushed out to swap), pages
+ * it all back in (major faults: it takes the token), writes 'r' and waits
+ * for a byte again before it exits.
+ */
+static inline __attribute__((noreturn)) void page_in_child(long mb, int out, int in)
+{
+	char *m;
+
+	munlockall();
+	m = mmap(NULL, mb << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		_exit(1);
+	touch_pages(m, mb << 20, 1);
+	if (write(out, "f", 1) != 1 || read_byte(in) < 0)
+		_exit(1);
+	touch_pages(m, mb << 20, 0);
+	if (write(out, "r", 1) != 1 || read_byte(in) < 0)
+		_exit(1);
+	_exit(0);
+}
+
+/*
  * Common start of a test that thrashes: token_require(); lock the test's own
  * memory so that it never faults (and so never competes for the token); hold
  * its output back until it exits, because the process reading it (sed in

@@ -96,21 +96,8 @@ static int run(int token_on, int lock, long h_mb, long p_mb, struct run *r)
 	must_set(TOKEN_ENABLE, token_on);
 	h = fork();
 	if (h == 0) {
-		char *m;
-
 		enter_cg();
-		munlockall();
-		m = mmap(NULL, h_mb << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			 -1, 0);
-		if (m == MAP_FAILED)
-			_exit(1);
-		touch_pages(m, h_mb << 20, 1);
-		if (write(from_h[1], "f", 1) != 1 || read_byte(to_h[0]) < 0)
-			_exit(1);
-		touch_pages(m, h_mb << 20, 0);
-		if (write(from_h[1], "r", 1) != 1 || read_byte(to_h[0]) < 0)
-			_exit(1);
-		_exit(0);
+		page_in_child(h_mb, from_h[1], to_h[0]);
 	}
 	if (read_byte(from_h[0]) != 'f')
 		return -1;
