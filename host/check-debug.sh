@@ -43,7 +43,7 @@ boot() {	# boot NAME RUNNER-OPTIONS...
 # MemTotal with the guest's RAM (KASAN's shadow takes 1/8 of it), and
 # token_protect's gain threshold assumes a kernel that is not several
 # times slower.
-debug_tests="token_grab token_hostile token_integrity token_keep token_lifecycle token_memcg token_size token_stress token_sysctl token_unmapped"
+debug_tests="token_grab token_hostile token_integrity token_keep token_lifecycle token_memcg token_size token_stress token_sysctl token_unmapped token_handoff"
 # The scratch disk holds token_keep's and token_unmapped's files.
 boot stress --lru mglru --swap disk --scratch 512 --timeout $((seconds + 1800)) \
 	--append "guest_stress_lifecycles=$lifecycles guest_stress_seconds=$seconds" \

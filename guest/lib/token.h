@@ -305,6 +305,35 @@ static inline __attribute__((noreturn)) void page_in_child(long mb, int out, int
 }
 
 /*
+ * Push the memory of @child, a page_in_child() that reported 'f' on
+ * @from, out to swap with a hog of 90% of RAM; free the token (and switch
+ * it off unless @token_on); then have the child page it all back in.
+ * Returns true if the child then holds the token.  A failure ends the
+ * test.
+ */
+static inline int push_out_page_in(pid_t child, int to, int from, int token_on)
+{
+	int ready[2];
+	pid_t p;
+
+	if (pipe(ready))
+		ksft_exit_fail_perror("pipe");
+	p = hog(mem_mb() * 9 / 10, ready[1]);
+	if (read_byte(ready[0]) != 'p')
+		ksft_exit_fail_msg("the hog did not run\n");
+	kill(p, SIGKILL);
+	waitpid(p, NULL, 0);
+	close(ready[0]);
+	close(ready[1]);
+	token_reset();
+	if (!token_on)
+		must_set(TOKEN_ENABLE, 0);
+	if (write(to, "g", 1) != 1 || read_byte(from) != 'r')
+		ksft_exit_fail_msg("the holder child did not page its memory back in\n");
+	return token_holder(NULL, 0) == child;
+}
+
+/*
  * Common start of a test that thrashes: token_require(); lock the test's own
  * memory so that it never faults (and so never competes for the token); hold
  * its output back until it exits, because the process reading it (sed in

@@ -61,17 +61,7 @@ static void run(int token_on, long f_mb, long h_mb, long p_mb, struct run *r)
 	if (read_byte(from_h[0]) != 'f')
 		ksft_exit_fail_msg("H did not start\n");
 	/* Push H's memory out, so that it pages it back in and takes the token. */
-	p = hog(mem_mb() * 9 / 10, from_p[1]);
-	if (read_byte(from_p[0]) != 'p')
-		ksft_exit_fail_msg("the hog did not run\n");
-	kill(p, SIGKILL);
-	waitpid(p, NULL, 0);
-	token_reset();
-	if (!token_on)
-		must_set(TOKEN_ENABLE, 0);
-	if (write(to_h[1], "g", 1) != 1 || read_byte(from_h[0]) != 'r')
-		ksft_exit_fail_msg("H did not page its memory back in\n");
-	r->held = token_holder(NULL, 0) == h;
+	r->held = push_out_page_in(h, to_h[1], from_h[0], token_on);
 
 	q = fork();
 	if (q == 0) {

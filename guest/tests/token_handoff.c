@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * When the token moves on, the old holder's protection ends, and its
+ * memory goes to the next pressure no later than memory that memory.min
+ * protected for the same time.  H, in a cgroup of its own, fills 30% of
+ * RAM, is pushed out to swap and pages it all back in; P then allocates
+ * 80% of RAM, once, while H sleeps.
+ *  - token: H holds the token, and eviction spares its pages (puts them
+ *    back on the LRU each time it meets them).  Then T, pushed out by P,
+ *    pages back in after H has been idle for an interval: the token moves
+ *    to T.
+ *  - memory.min: the token is off, and H's cgroup has a memory.min above
+ *    H's size while P allocates; it is cleared where the token moves.
+ * Then Q allocates 60% of RAM in steps of 5%, and the test reads H's
+ * resident memory after each step.  The sum over the steps must be no
+ * larger with the token than with memory.min, give or take one reading.
+ * The sums are the figures to compare between the LRUs: a spared page
+ * that eviction puts back among the pages just used (MGLRU's youngest
+ * generation) takes longer to go once the token has moved on than one
+ * put back at the head of the inactive list (the classic LRU).
+ */
+#define _GNU_SOURCE
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include "kselftest.h"
+#include "guest.h"
+#include "thrash.h"
+#include "token.h"
+
+#define STEPS	12
+#define CG	"/sys/fs/cgroup/"
+#define CGNAME	"tokhandoff"
+
+struct run {
+	long h_mb;			/* H's memory, MB */
+	long h_kept;			/* H resident after P, MB */
+	long h_left[STEPS + 1];		/* H resident after each step of Q */
+	long p_left[STEPS + 1];		/* P resident after each step of Q */
+	long p_mb;
+	int held, moved;
+	long long kept, overridden;
+	long sum;			/* sum of h_left[] */
+};
+
+static long child_rss_mb(pid_t pid)
+{
+	return pid_status_kb(pid, "VmRSS") / 1024;
+}
+
+static void stop(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+static void run(int token_on, long ram, struct run *r)
+{
+	const char *name = token_on ? "token" : "memory.min";
+	int to_h[2], from_h[2], to_t[2], from_t[2], from_p[2];
+	long step = ram * 5 / 100;
+	pid_t h, t, p, q[STEPS];
+	long long kept0, over0;
+
+	memset(r, 0, sizeof(*r));
+	r->h_mb = ram * 30 / 100;
+	r->p_mb = ram * 80 / 100;
+	if (pipe(to_h) || pipe(from_h) || pipe(to_t) || pipe(from_t) || pipe(from_p))
+		ksft_exit_fail_perror("pipe");
+	must_set(TOKEN_ENABLE, 1);
+	must_set(TOKEN_INTERVAL, 60000);
+	h = fork();
+	if (h == 0) {
+		if (write_file(CG CGNAME "/cgroup.procs", "0"))
+			_exit(4);
+		page_in_child(r->h_mb, from_h[1], to_h[0]);
+	}
+	t = fork();
+	if (t == 0)
+		page_in_child(ram * 10 / 100, from_t[1], to_t[0]);
+	if (read_byte(from_h[0]) != 'f' || read_byte(from_t[0]) != 'f')
+		ksft_exit_fail_msg("H or T did not start\n");
+	r->held = push_out_page_in(h, to_h[1], from_h[0], token_on);
+	if (!token_on) {
+		char min[32];
+
+		snprintf(min, sizeof(min), "%ld", (r->h_mb + 8) << 20);
+		if (write_file(CG CGNAME "/memory.min", min))
+			ksft_exit_fail_msg("cannot set memory.min\n");
+	}
+
+	/* P: pressure while H holds the token and sleeps. */
+	kept0 = token_stat("kept");
+	over0 = token_stat("overridden");
+	p = hog(r->p_mb, from_p[1]);
+	if (read_byte(from_p[0]) != 'p')
+		ksft_exit_fail_msg("P did not allocate %ld MB\n", r->p_mb);
+	r->kept = token_stat("kept") - kept0;
+	r->overridden = token_stat("overridden") - over0;
+	r->h_kept = child_rss_mb(h);
+
+	/* The token moves to T once H has been idle for an interval. */
+	if (write_file(CG CGNAME "/memory.min", "0"))
+		ksft_exit_fail_msg("cannot clear memory.min\n");
+	must_set(TOKEN_INTERVAL, 100);
+	usleep(300 * 1000);
+	if (write(to_t[1], "g", 1) != 1 || read_byte(from_t[0]) != 'r')
+		ksft_exit_fail_msg("T did not page its memory back in\n");
+	r->moved = token_holder(NULL, 0) == t;
+
+	/* Q: the next pressure, in steps. */
+	r->h_left[0] = child_rss_mb(h);
+	r->p_left[0] = child_rss_mb(p);
+	for (int i = 0; i < STEPS; i++) {
+		q[i] = hog(step, from_p[1]);
+		if (read_byte(from_p[0]) != 'p')
+			ksft_exit_fail_msg("Q did not allocate %ld MB\n", step);
+		r->h_left[i + 1] = child_rss_mb(h);
+		r->p_left[i + 1] = child_rss_mb(p);
+	}
+	for (int i = 0; i <= STEPS; i++)
+		r->sum += r->h_left[i];
+	for (int i = 0; i < STEPS; i++)
+		stop(q[i]);
+	stop(p);
+	if (write(to_h[1], "t", 1) != 1)
+		kill(h, SIGKILL);
+	if (write(to_t[1], "t", 1) != 1)
+		kill(t, SIGKILL);
+	waitpid(h, NULL, 0);
+	waitpid(t, NULL, 0);
+	close(to_h[0]); close(to_h[1]); close(from_h[0]); close(from_h[1]);
+	close(to_t[0]); close(to_t[1]); close(from_t[0]); close(from_t[1]);
+	close(from_p[0]); close(from_p[1]);
+	ksft_print_msg("%s: H %ld MB, %s, %ld MB resident after P (kept +%lld pages, overridden +%lld); %s\n",
+		       name, r->h_mb, r->held ? "held the token" : "did not hold the token",
+		       r->h_kept, r->kept, r->overridden,
+		       r->moved ? "then T took the token" : "T did not take the token");
+	for (int i = 0; i <= STEPS; i++)
+		ksft_print_msg("%s: Q %3ld MB: H %3ld MB, P %3ld MB resident\n",
+			       name, i * step, r->h_left[i], r->p_left[i]);
+	ksft_print_msg("%s: sum of H's resident MB over the steps: %ld\n", name, r->sum);
+}
+
+int main(void)
+{
+	struct run on, min;
+	long ram;
+
+	ksft_print_header();
+	ram = mem_mb();
+	token_setup(2 * ram);
+	if (write_file(CG "cgroup.subtree_control", "+memory"))
+		test_exit_skip("no memory cgroup controller\n");
+	if (mkdir(CG CGNAME, 0755) && errno != EEXIST)
+		ksft_exit_fail_perror("mkdir " CG CGNAME);
+	ksft_set_plan(3);
+	run(1, ram, &on);
+	run(0, ram, &min);
+	rmdir(CG CGNAME);
+
+	ksft_test_result(on.held && on.moved,
+			 "token: H held the token, then T took it\n");
+	ksft_test_result(min.h_kept >= min.h_mb * 9 / 10,
+			 "memory.min: H kept its memory under P\n");
+	ksft_test_result(on.sum <= min.sum + on.h_mb,
+			 "after the token moved on, Q took H's memory no later than after memory.min was cleared\n");
+	ksft_finished();
+}
