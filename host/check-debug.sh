@@ -44,12 +44,13 @@ boot() {	# boot NAME RUNNER-OPTIONS...
 # token_protect's gain threshold assumes a kernel that is not several
 # times slower.
 debug_tests="token_grab token_hostile token_integrity token_keep token_lifecycle token_memcg token_size token_stress token_sysctl token_unmapped token_handoff"
-# The scratch disk holds token_keep's and token_unmapped's files.
-boot stress --lru mglru --swap disk --scratch 512 --timeout $((seconds + 1800)) \
-	--append "guest_stress_lifecycles=$lifecycles guest_stress_seconds=$seconds" \
+# The scratch disk holds token_keep's and token_unmapped's files.  Each
+# test's time limit (guest_test_timeout) covers the stress's own budget.
+boot stress --lru mglru --swap disk --scratch 512 --timeout $((seconds + 3600)) \
+	--append "guest_stress_lifecycles=$lifecycles guest_stress_seconds=$seconds guest_test_timeout=$((seconds + 600))" \
 	--job "dmesg -n 5; run-tests $debug_tests"
 boot oom --lru classic --swap disk --swap-size 128 --timeout 2400 \
-	--append "kunit.enable=0 guest_oom_rounds=$rounds" \
+	--append "kunit.enable=0 guest_oom_rounds=$rounds guest_test_timeout=1800" \
 	--job "dmesg -n 5; run-tests token_oom_edge token_oom_time"
 
 echo "check-debug: kernel reports"
