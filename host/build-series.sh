@@ -1,7 +1,7 @@
 #!/bin/sh
 # Build every prefix of the series (patch 1, 1-2, ..., 1-N) to show that
 # each patch builds on its own, then the whole series with
-# CONFIG_SWAP_TOKEN=n, with CONFIG_SWAP=n and with CONFIG_MEMCG=n.  Uses a
+# CONFIG_SWAP_TOKEN=n, CONFIG_SWAP=n, CONFIG_MEMCG=n and CONFIG_LRU_GEN=n.  Uses a
 # separate worktree and build dirs (build/series, build/kbuild-series*) so
 # build/linux is left alone.  A prefix that has the KUnit option builds
 # with test.config too, so the KUnit tests compile against every patch
@@ -25,7 +25,7 @@ for c in $(git -C "$tree" rev-list --reverse base..HEAD); do
 	TREE=$wt sh "$top/host/build-kernel.sh" "$out" $frags ||
 		{ echo "series: patch $n does not build" >&2; exit 1; }
 done
-for off in no-swap-token no-swap no-memcg; do
+for off in no-swap-token no-swap no-memcg no-lru-gen; do
 	echo "series: whole series with config/$off.config"
 	kunit=
 	[ $off != no-memcg ] || kunit=$top/config/test.config
@@ -33,4 +33,4 @@ for off in no-swap-token no-swap no-memcg; do
 	TREE=$wt sh "$top/host/build-kernel.sh" "$out-$off" "$top"/config/base.config $kunit "$top/config/$off.config" ||
 		{ echo "series: does not build with config/$off.config" >&2; exit 1; }
 done
-echo "series: all $n patches build one after another, and without the token, swap or memory cgroups"
+echo "series: all $n patches build one after another, and without the token, swap, memory cgroups or the multi-gen LRU"

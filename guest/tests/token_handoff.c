@@ -14,10 +14,11 @@
  * Then Q allocates 60% of RAM in steps of 5%, and the test reads H's
  * resident memory after each step.  The sum over the steps must be no
  * larger with the token than with memory.min, give or take one reading.
- * The sums are the figures to compare between the LRUs: a spared page
- * that eviction puts back among the pages just used (MGLRU's youngest
- * generation) takes longer to go once the token has moved on than one
- * put back at the head of the inactive list (the classic LRU).
+ * The sums are the figures to compare between the LRUs: eviction puts a
+ * spared page back as one nobody used (at the head of the classic LRU's
+ * inactive list, in MGLRU's second oldest generation), not among the
+ * pages just used, so that it goes as soon under either LRU once the
+ * token has moved on.
  */
 #define _GNU_SOURCE
 #include <sys/mman.h>
