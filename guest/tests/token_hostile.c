@@ -9,10 +9,16 @@
  *
  *  - nobody's memory is spared past the timeout: sampled every 50 ms, a
  *    holder seen holding for longer than the timeout (plus a margin for
- *    the sampling and for reclaim already under way) must not have had
- *    any mapping kept (swap_token_kept) since the previous sample.  It
- *    may go on holding the token while nobody contends: the token moves
- *    at the timeout only when another process takes a major fault;
+ *    the sampling and for reclaim already under way), in one take of the
+ *    token (swap_token_taken unchanged), must not have had any mapping
+ *    kept (swap_token_kept) since the previous sample;
+ *  - the same once V1 and V2 are stopped (sampled for three timeouts and
+ *    two seconds more, on up to ALONE_MAX_S until 2 * ALONE_LATE samples
+ *    saw a hold past the timeout; a sample is slow while H thrashes): H
+ *    then holds the token with nobody contending, since the token moves
+ *    at the timeout only when another process takes a major fault, and
+ *    its memory must not be spared past its timeout however fast it
+ *    faults (at least ALONE_LATE samples must see such a hold);
  *  - a holder that lost the token at the timeout does not get it back for
  *    one more timeout;
  *  - the token was taken away at the timeout several times, and both V1
@@ -34,6 +40,10 @@
 #define RUN_S		11
 #define RUN_MAX_S	45
 #define MAX_EVENTS	4096
+/* H alone: at least ALONE_S s, on up to ALONE_MAX_S until twice ALONE_LATE samples. */
+#define ALONE_S		(3 * TIMEOUT_S + 2)
+#define ALONE_MAX_S	45
+#define ALONE_LATE	10
 
 static struct token_event ev[MAX_EVENTS];
 
@@ -53,19 +63,64 @@ static int took(int n, pid_t pid)
 	return event_find(ev, n, 0, 1, pid, NULL) >= 0;
 }
 
+/* What the samples of the token's holder saw. */
+struct samples {
+	pid_t seen;		/* the holder at the last sample */
+	double since;		/* when that hold was first seen */
+	long long kept, taken;	/* swap_token_kept and _taken then */
+	int late;		/* samples of a holder past its timeout */
+	int spared;		/* of which kept mappings since the sample before */
+};
+
+/*
+ * One sample: if the holder seen now has held the token, in one take, for
+ * longer than the timeout plus the margin, count it, and count it as
+ * spared if any mapping was kept since the previous sample.  One hold is
+ * one take: two samples that see the same holder saw one hold only if
+ * nobody took the token in between (a holder released for being idle may
+ * take it again within a sample, and a victim's short hold may fall
+ * between two samples).
+ */
+static void sample(struct samples *s)
+{
+	long long taken = token_stat("taken");
+	pid_t who = token_holder(NULL, 0);
+	long long kept = token_stat("kept");
+	double t = now_s();
+
+	if (who > 0 && who == s->seen && taken == s->taken &&
+	    t - s->since > TIMEOUT_S + MARGIN_S) {
+		s->late++;
+		if (kept > s->kept) {
+			s->spared++;
+			ksft_print_msg("pid %d held the token for %.2f s and %lld mappings were kept since the last sample\n",
+				       who, t - s->since, kept - s->kept);
+		}
+	}
+	if (who != s->seen || taken != s->taken) {
+		s->seen = who;
+		s->since = t;
+	}
+	s->kept = kept;
+	s->taken = taken;
+}
+
 int main(void)
 {
 	struct thrash_spec sh, sv[2];
 	struct thrash_stat *st;
 	pid_t h, v[2], cur = 0;
 	double start = 0, longest = 0, shortest_back = 1e9;
-	int n, timeouts = 0, spared_late = 0, late_samples = 0, early = 0;
-	pid_t seen = 0;
-	double seen_since = 0, next_read = 0;
-	long long kept = 0;
+	int n, timeouts = 0, early = 0;
+	struct samples race = { 0 }, alone = { 0 };
+	double next_read = 0, alone_t0, t;
+	long long alone_taken;
+	int alone_n = 0;
+	char comm[32] = "";
+	pid_t who;
 	long mem;
 
-	mem = token_begin(5, INTERVAL_MS, TIMEOUT_MS);
+	mem = token_begin(6, INTERVAL_MS, TIMEOUT_MS);
 	/* H is bigger than RAM: the size limit alone would keep it out (token_size). */
 	must_set(TOKEN_SIZE_LIMIT, 0);
 	if (trace_start())
@@ -95,27 +150,9 @@ int main(void)
 	kill(v[0], SIGCONT);
 	kill(v[1], SIGCONT);
 	for (double t0 = now_s();;) {
-		pid_t who = token_holder(NULL, 0);
-		long long k = token_stat("kept");
 		double t = now_s();
 
-		/*
-		 * Handoffs are at least an interval apart: two samples that see
-		 * the same holder saw one hold.
-		 */
-		if (who > 0 && who == seen && t - seen_since > TIMEOUT_S + MARGIN_S) {
-			late_samples++;
-			if (k > kept) {
-				spared_late++;
-				ksft_print_msg("pid %d held the token for %.2f s and %lld mappings were kept since the last sample\n",
-					       who, t - seen_since, k - kept);
-			}
-		}
-		if (who != seen) {
-			seen = who;
-			seen_since = t;
-		}
-		kept = k;
+		sample(&race);
 		if (t >= next_read) {
 			next_read = t + 1;
 			n = trace_read(ev, MAX_EVENTS);
@@ -126,6 +163,29 @@ int main(void)
 		}
 		sleep_s(SAMPLE_S);
 	}
+	/*
+	 * H alone: with V1 and V2 stopped and this process locked in memory
+	 * nobody contends, so H takes the token when the holder goes idle and
+	 * keeps it.  Its protection must end at the timeout all the same,
+	 * however fast it faults.
+	 */
+	kill(v[0], SIGSTOP);
+	kill(v[1], SIGSTOP);
+	/* This process must not contend either: its own faults would take the token. */
+	if (mlockall(MCL_CURRENT | MCL_FUTURE))
+		ksft_exit_fail_msg("mlockall: %s\n", strerror(errno));
+	alone_taken = token_stat("taken");
+	for (alone_t0 = now_s(), t = alone_t0; t - alone_t0 < ALONE_MAX_S; t = now_s()) {
+		if (t - alone_t0 >= ALONE_S && alone.late >= 2 * ALONE_LATE)
+			break;
+		sample(&alone);
+		alone_n++;
+		sleep_s(SAMPLE_S);
+	}
+	alone_taken = token_stat("taken") - alone_taken;
+	who = token_holder(comm, sizeof(comm));
+	ksft_print_msg("with V1 and V2 stopped: %d samples in %.1f s, %lld takes, holder at the end %d %s (H %d, this %d)\n",
+		       alone_n, t - alone_t0, alone_taken, who, comm, h, getpid());
 	token_reset();
 	thrash_kill(h);
 	thrash_kill(v[0]);
@@ -168,8 +228,12 @@ int main(void)
 	events_print("", ev, n, 30);
 	ksft_print_msg("%d events, %d timeouts, longest hold %.3f s, shortest return %.3f s\n",
 		       n, timeouts, longest, shortest_back);
-	ksft_print_msg("%d samples of a holder past its timeout\n", late_samples);
-	ksft_test_result(!spared_late, "nobody's memory was spared past the timeout\n");
+	ksft_print_msg("%d samples of a holder past its timeout (%d with V1 and V2 stopped)\n",
+		       race.late, alone.late);
+	ksft_test_result(!race.spared, "nobody's memory was spared past the timeout\n");
+	ksft_test_result(alone.late >= ALONE_LATE && !alone.spared,
+			 "with V1 and V2 stopped, a holder past its timeout in %d samples, spared in %d\n",
+			 alone.late, alone.spared);
 	ksft_test_result(!early, "a timed-out holder stays ineligible for one more timeout\n");
 	ksft_test_result(timeouts >= 3, "the token was taken away at the timeout %d times\n",
 			 timeouts);
