@@ -13,6 +13,10 @@ GUEST_CFLAGS := -static -O2 -Wall -Wextra -Werror -Iguest/lib -I$(TREE)/tools/te
 GUEST_TESTS  := $(patsubst guest/tests/%.c,$(B)/guest/tests/%,$(wildcard guest/tests/*.c)) \
 		$(patsubst guest/tests/%.sh,$(B)/guest/tests/%,$(wildcard guest/tests/*.sh))
 GUEST_BINS   := $(patsubst guest/workloads/%.c,$(B)/guest/bin/%,$(wildcard guest/workloads/*.c))
+# The series' own kselftests (patches/), built from the patched tree and
+# run in the guest like the tests in guest/tests.
+SERIES_TESTS := swap_token
+SERIES_SRC   := $(TREE)/tools/testing/selftests/mm
 GUEST_HDRS   := $(wildcard guest/lib/*.h)
 
 .PHONY: all help deps tree kernel initramfs mm-selftests check run bench check-debug shell patches series checkpatch clean distclean
@@ -50,13 +54,20 @@ $(B)/guest/tests/%: guest/tests/%.sh
 	@mkdir -p $(@D)
 	install -m 755 $< $@
 
+$(SERIES_TESTS:%=$(B)/guest/tests/%): $(B)/guest/tests/%: $(SERIES_SRC)/%.c
+	@mkdir -p $(@D)
+	$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $< -lpthread
+
+# Made by 'make tree'.
+$(SERIES_TESTS:%=$(SERIES_SRC)/%.c): | tree ;
+
 $(B)/guest/bin/%: guest/workloads/%.c $(GUEST_HDRS) | tree
 	@mkdir -p $(@D)
 	$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $< -lpthread
 
 initramfs: $(INITRD)
 
-$(INITRD): $(GUEST_TESTS) $(GUEST_BINS) $(wildcard guest/jobs/*) guest/init guest/run-tests guest/mm-selftest host/build-initramfs.sh
+$(INITRD): $(GUEST_TESTS) $(SERIES_TESTS:%=$(B)/guest/tests/%) $(GUEST_BINS) $(wildcard guest/jobs/*) guest/init guest/run-tests guest/mm-selftest host/build-initramfs.sh
 	@sh host/build-initramfs.sh $@ $(B)/guest
 
 # The kernel's own mm selftests, static, from the patched tree (make check
