@@ -1,6 +1,7 @@
 #!/bin/sh
 # Build every prefix of the series (patch 1, 1-2, ..., 1-N) to show that
-# each patch builds on its own, then the whole series with
+# each patch builds on its own (and, from the patch that adds it, the
+# series' kselftest), then the whole series with
 # CONFIG_SWAP_TOKEN=n, CONFIG_SWAP=n, CONFIG_MEMCG=n and CONFIG_LRU_GEN=n.
 # Uses a separate worktree and build dirs (build/series,
 # build/kbuild-series*) so build/linux is left alone.  A prefix that has the KUnit option builds
@@ -24,6 +25,13 @@ for c in $(git -C "$tree" rev-list --reverse base..HEAD); do
 	# shellcheck disable=SC2086
 	TREE=$wt sh "$top/host/build-kernel.sh" "$out" $frags ||
 		{ echo "series: patch $n does not build" >&2; exit 1; }
+	# The series' kselftest, once a patch has added it, as the guest runs it.
+	st=$wt/tools/testing/selftests/mm/swap_token.c
+	if [ -f "$st" ]; then
+		gcc -static -O2 -Wall -Wextra -Werror -I"$wt/tools/testing/selftests" \
+			-o "$out/swap_token" "$st" -lpthread ||
+			{ echo "series: patch $n: the swap_token selftest does not build" >&2; exit 1; }
+	fi
 done
 for off in no-swap-token no-swap no-memcg no-lru-gen; do
 	echo "series: whole series with config/$off.config"
