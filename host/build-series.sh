@@ -4,9 +4,10 @@
 # series' kselftest), then the whole series with
 # CONFIG_SWAP_TOKEN=n, CONFIG_SWAP=n, CONFIG_MEMCG=n and CONFIG_LRU_GEN=n.
 # Uses a separate worktree and build dirs (build/series,
-# build/kbuild-series*) so build/linux is left alone.  A prefix that has the KUnit option builds
-# with test.config too, so the KUnit tests compile against every patch
-# from theirs on; so does the build without memory cgroups.
+# build/kbuild-series*) so build/linux is left alone.  A prefix that has
+# the KUnit option builds with test.config too, so the KUnit tests compile
+# against every patch from theirs on; so does the build without memory
+# cgroups.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)

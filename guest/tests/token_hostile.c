@@ -164,8 +164,7 @@ int main(void)
 	kill(v[0], SIGCONT);
 	kill(v[1], SIGCONT);
 	for (double t0 = now_s();;) {
-		double t = now_s();
-
+		t = now_s();
 		sample(&race);
 		if (t >= next_read) {
 			next_read = t + 1;
