@@ -19,8 +19,17 @@
  * inactive list, in MGLRU's second oldest generation), not among the
  * pages just used, so that it goes as soon under either LRU once the
  * token has moved on.
+ *
+ * Under MGLRU the test also checks that placement directly, in debugfs
+ * lru_gen.  Before P, it ages H's cgroup twice: the pages H used while
+ * paging in go to a new youngest generation, their accessed bits cleared,
+ * and the second aging leaves a youngest generation with nothing in it.
+ * H then sleeps, so nothing of H's is used again; while P allocates, the
+ * test reads the youngest generation every 20 ms, and it must stay empty
+ * of H's pages: eviction kept them and put them back lower.
  */
 #define _GNU_SOURCE
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -30,6 +39,8 @@
 #include "token.h"
 
 #define STEPS	12
+#define GENS	4		/* MGLRU's MAX_NR_GENS */
+#define READ_MS	20		/* between two readings of the generations */
 #define CG	"/sys/fs/cgroup/"
 #define CGNAME	"tokhandoff"
 
@@ -42,7 +53,95 @@ struct run {
 	int held, moved;
 	long long kept, overridden;
 	long sum;			/* sum of h_left[] */
+	/* MGLRU, from the readings while P allocates: */
+	int readings;
+	long young, young_of;		/* most pages in the youngest */
 };
+
+/* Whether the multi-gen LRU is on. */
+static int mglru(void)
+{
+	char buf[32];
+
+	return !read_file("/sys/kernel/mm/lru_gen/enabled", buf, sizeof(buf)) &&
+	       strtol(buf, NULL, 0) & 1;
+}
+
+/* H's cgroup as MGLRU's debugfs file shows it. */
+struct gens {
+	unsigned short id;		/* the memcg's id */
+	unsigned long max_seq;
+	int n;				/* generations, oldest first */
+	long anon[GENS];		/* anonymous pages in each */
+};
+
+static int read_gens(struct gens *g)
+{
+	FILE *f = fopen("/sys/kernel/debug/lru_gen", "r");
+	char line[256], path[128];
+	unsigned long seq, age;
+	long anon, file;
+	unsigned short id;
+	int in = 0;
+
+	memset(g, 0, sizeof(*g));
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "memcg ", 6)) {
+			in = sscanf(line, "memcg %hu %127s", &id, path) == 2 &&
+			     !strcmp(path, "/" CGNAME);
+			if (in)
+				g->id = id;
+			continue;
+		}
+		if (in && g->n < GENS &&
+		    sscanf(line, "%lu %lu %ld %ld", &seq, &age, &anon, &file) == 4) {
+			g->anon[g->n++] = anon;
+			g->max_seq = seq;
+		}
+	}
+	fclose(f);
+	return g->n;
+}
+
+/*
+ * Age H's cgroup once, walking its page tables: a new youngest generation,
+ * where the pages used since the last aging go, their accessed bits
+ * cleared.
+ */
+static void age(void)
+{
+	struct gens g;
+	char cmd[64];
+	int err;
+
+	if (!read_gens(&g))
+		ksft_exit_fail_msg("no generations of " CGNAME " in debugfs lru_gen\n");
+	snprintf(cmd, sizeof(cmd), "+ %hu 0 %lu 200 1", g.id, g.max_seq);
+	err = write_file("/sys/kernel/debug/lru_gen", cmd);
+	if (err)
+		ksft_exit_fail_msg("lru_gen '%s': %s\n", cmd, strerror(-err));
+}
+
+/* One reading of H's pages in the youngest generation. */
+static void read_young(struct run *r)
+{
+	struct gens g;
+	long young, all = 0;
+
+	if (!read_gens(&g))
+		return;
+	for (int i = 0; i < g.n; i++)
+		all += g.anon[i];
+	young = g.anon[g.n - 1];
+	if (!all)
+		return;
+	if (!r->readings++ || young * r->young_of > r->young * all) {
+		r->young = young;
+		r->young_of = all;
+	}
+}
 
 static long child_rss_mb(pid_t pid)
 {
@@ -90,12 +189,27 @@ static void run(int token_on, long ram, struct run *r)
 			ksft_exit_fail_msg("cannot set memory.min\n");
 	}
 
+	if (mglru()) {
+		age();
+		age();
+	}
+
 	/* P: pressure while H holds the token and sleeps. */
 	kept0 = token_stat("kept");
 	over0 = token_stat("overridden");
 	p = hog(r->p_mb, from_p[1]);
+	for (;;) {
+		struct pollfd pfd = { .fd = from_p[0], .events = POLLIN };
+
+		if (token_on && mglru())
+			read_young(r);
+		if (poll(&pfd, 1, READ_MS) != 0)
+			break;
+	}
 	if (read_byte(from_p[0]) != 'p')
 		ksft_exit_fail_msg("P did not allocate %ld MB\n", r->p_mb);
+	if (token_on && mglru())
+		read_young(r);
 	r->kept = token_stat("kept") - kept0;
 	r->overridden = token_stat("overridden") - over0;
 	r->h_kept = child_rss_mb(h);
@@ -141,6 +255,9 @@ static void run(int token_on, long ram, struct run *r)
 		ksft_print_msg("%s: Q %3ld MB: H %3ld MB, P %3ld MB resident\n",
 			       name, i * step, r->h_left[i], r->p_left[i]);
 	ksft_print_msg("%s: sum of H's resident MB over the steps: %ld\n", name, r->sum);
+	if (r->readings)
+		ksft_print_msg("%s: while P allocated, at most %ld of H's %ld anonymous pages were in the youngest generation (%d readings)\n",
+			       name, r->young, r->young_of, r->readings);
 }
 
 int main(void)
@@ -155,7 +272,7 @@ int main(void)
 		test_exit_skip("no memory cgroup controller\n");
 	if (mkdir(CG CGNAME, 0755) && errno != EEXIST)
 		ksft_exit_fail_perror("mkdir " CG CGNAME);
-	ksft_set_plan(3);
+	ksft_set_plan(3 + mglru());
 	run(1, ram, &on);
 	run(0, ram, &min);
 	rmdir(CG CGNAME);
@@ -166,5 +283,8 @@ int main(void)
 			 "memory.min: H kept its memory under P\n");
 	ksft_test_result(on.sum <= min.sum + on.h_mb,
 			 "after the token moved on, Q took H's memory no later than after memory.min was cleared\n");
+	if (mglru())
+		ksft_test_result(on.readings && on.kept > 0 && on.young * 20 <= on.young_of,
+				 "MGLRU: eviction put none of H's kept pages back in the youngest generation\n");
 	ksft_finished();
 }
