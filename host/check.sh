@@ -59,12 +59,20 @@ mm=
 for f in "$top"/build/mm-selftests/bin/* "$top"/build/mm-selftests/list; do
 	mm="$mm --add $f:/usr/lib/mm-selftests/${f##*/}"
 done
+# The two boots run at the same time with one vCPU each: the selftests are
+# single-threaded and none is timed, so the pair takes about the time of
+# one (split_huge_page_test alone takes two minutes under TCG, most of it
+# writing its files one byte per write()).
 test_timeout=300
 for state in on off; do
 	job="mm-selftests $state"
 	# shellcheck disable=SC2086
-	boot mm-$state --lru mglru --swap disk --timeout 900 $mm
+	boot mm-$state --lru mglru --swap disk --cpus 1 --timeout 900 $mm > "$out/mm-$state.progress" &
 done
+wait
+cat "$out/mm-on.progress" "$out/mm-off.progress"
+results="$results mm-on=$out/mm-on.log mm-off=$out/mm-off.log"
+logs="$logs $out/mm-on.log $out/mm-off.log"
 
 echo "check: kernel reports in the console logs"
 # shellcheck disable=SC2086
