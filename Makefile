@@ -19,7 +19,7 @@ SERIES_TESTS := swap_token
 SERIES_SRC   := $(TREE)/tools/testing/selftests/mm
 GUEST_HDRS   := $(wildcard guest/lib/*.h)
 
-.PHONY: all help deps tree kernel initramfs mm-selftests check run bench check-debug shell patches series checkpatch clean distclean
+.PHONY: all help deps tree kernel initramfs mm-selftests check run bench check-debug shell patches series checkpatch experiments clean distclean
 
 all: kernel initramfs
 
@@ -35,6 +35,8 @@ help:
 	@echo "make patches     regenerate patches/ from the commits in $(TREE)"
 	@echo "make checkpatch  scripts/checkpatch.pl --strict on the series"
 	@echo "make series      build each patch of the series on its own"
+	@echo "make experiments build and test the kernel with patches/experiments on top"
+	@echo "                 (make bench BENCHFLAGS=--experiments runs its configurations)"
 	@echo "make deps        install the Debian packages the pipeline needs"
 
 deps:
@@ -100,6 +102,9 @@ series: tree
 
 checkpatch: tree
 	@sh host/checkpatch.sh
+
+experiments: tree
+	@sh host/experiments.sh check
 
 clean:
 	rm -rf $(B)/guest $(B)/run $(B)/check $(INITRD)

@@ -13,11 +13,10 @@ all_scenarios="qs2 qs4 qs8 file stream hogint huge cg2 fit fitfile"
 all_configs="classic-off classic-on mglru-off mglru-on mglru-ttl"
 # Also known, not run by default: the token without its size limit; the
 # token off a second time, as a separate run (the A/A comparison that
-# measures the noise of a run; --full adds mglru-off2); and the experiments
-# that are not in the series (refault gate, priority policy, a token per
-# memory cgroup), which only a kernel built with them has: on this one
-# their runs fail, saying so.
-more_configs="classic-nolimit mglru-nolimit classic-gate mglru-gate classic-prio mglru-prio classic-cg mglru-cg classic-off2 mglru-off2"
+# measures the noise of a run; --full adds mglru-off2); and the priority
+# policy of 2.6.20 (X-prio), an experiment that only the kernel with
+# patches/experiments has (--experiments).
+more_configs="classic-nolimit mglru-nolimit classic-prio mglru-prio classic-off2 mglru-off2"
 usage() {
 	cat <<USAGE
 usage: $0 [options]
@@ -43,6 +42,9 @@ usage: $0 [options]
   --out DIR           results directory (default build/bench)
   --cgroup            run every job inside a memory cgroup without a limit
                       (not with cg2, which makes its own)
+  --experiments       boot the kernel with patches/experiments applied on
+                      top of the series (host/experiments.sh kernel builds
+                      it), for every configuration; needed by X-prio
 USAGE
 	exit 2
 }
@@ -51,11 +53,13 @@ in_list() { case " $2 " in *" $1 "*) return 0 ;; esac; return 1; }
 
 args="$*"
 scenarios=qs2 configs=$all_configs reps=3 swap=disk mem=256 out=$top/build/bench cgroup= full= seed=
+experiments=
 while [ $# -gt 0 ]; do
 	opt=$1
 	case $opt in
 	--full) scenarios=$all_scenarios full=1; shift; continue ;;
 	--cgroup) cgroup=-g; shift; continue ;;
+	--experiments) experiments=1; shift; continue ;;
 	-h|--help) usage ;;
 	--*) [ $# -ge 2 ] || die "$opt needs a value" ;;
 	*) echo "bench: unknown argument '$opt'" >&2; usage ;;
@@ -80,6 +84,10 @@ for s in $scenarios; do in_list "$s" "$all_scenarios" || die "unknown scenario '
 for c in $configs; do
 	in_list "$c" "$all_configs $more_configs" ||
 		die "unknown configuration '$c' (known: $all_configs $more_configs)"
+	case $c in
+	*-prio) [ -n "$experiments" ] ||
+		die "$c: the priority policy is an experiment, not in the series; add --experiments" ;;
+	esac
 done
 # A full run measures its own noise: the token off twice in each boot.
 case " $configs " in
@@ -99,6 +107,12 @@ case " $scenarios " in *" file "*|*" fitfile "*|*" stream "*) scratch="--scratch
 nsc=$(echo $scenarios | wc -w) ncf=$(echo $configs | wc -w)
 timeout=$((300 + nsc * (ncf + 8) * 150))
 
+kernel=
+if [ -n "$experiments" ]; then
+	sh "$top/host/experiments.sh" kernel || die "cannot build the kernel with patches/experiments"
+	kernel="--kernel $top/build/kbuild-exp/arch/x86/boot/bzImage"
+fi
+
 mkdir -p "$out/raw"
 rm -f "$out"/raw/*.log
 echo "$scenarios" > "$out/scenarios"
@@ -106,7 +120,7 @@ echo "$configs" > "$out/configs"
 {
 	echo "command: host/bench.sh $args"
 	echo "kernel: $(sed -n 's/^VERSION = //p;s/^PATCHLEVEL = //p;s/^SUBLEVEL = //p' "$top/build/linux/Makefile" | paste -sd.)" \
-		"(Debian $(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo '?')) + patches/"
+		"(Debian $(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo '?')) + patches/${experiments:+ + patches/experiments/}"
 	echo "guest: $mem MB RAM, 2 vCPUs (QEMU TCG), swap on $swap${cgroup:+, jobs in a memory cgroup without a limit}"
 	if [ -n "$seed" ]; then echo "order: shuffled per repetition, seed $seed"
 	else echo "order: a Williams design per repetition (a Latin square balanced for carryover)"; fi
@@ -114,7 +128,7 @@ echo "$configs" > "$out/configs"
 	# The project's commit, and the series it holds, so that results of runs
 	# made in parts can be told apart and merged only when they match.
 	echo "commit: $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$top" diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')," \
-		"patches/: $(cat "$top"/patches/*.patch | sha256sum | cut -c1-12)"
+		"patches/: $(cat "$top"/patches/*.patch | sha256sum | cut -c1-12)${experiments:+,} ${experiments:+patches/experiments/: $(cat "$top"/patches/experiments/*.patch | sha256sum | cut -c1-12)}"
 } > "$out/setup"
 echo "bench: $reps repetition(s) of: $scenarios; configurations: $configs"
 
@@ -124,7 +138,8 @@ cr=$(printf '\r')
 for r in $(seq "$reps"); do
 	log=$out/raw/rep$r.log
 	: > "$log"
-	sh "$top/host/run-qemu.sh" --quiet --mem "$mem" --swap "$swap" --lru mglru $scratch \
+	# shellcheck disable=SC2086
+	sh "$top/host/run-qemu.sh" --quiet --mem "$mem" --swap "$swap" --lru mglru $scratch $kernel \
 		--timeout "$timeout" --log "$log" --append kunit.enable=0 \
 		--job "bench -r $r -c '$configs' $cgroup ${seed:+-S $seed} $scenarios" 2> "$out/raw/rep$r.err" &
 	qpid=$!

@@ -1,0 +1,108 @@
+#!/bin/sh
+# The experiments: patches/experiments/, a patch set applied on top of the
+# series only for comparison builds (it is not for merging).  Today it holds
+# the priority policy of 2.6.20 to 3.4 (vm.swap_token_policy = 1).
+#
+# Usage: experiments.sh tree | patches | kernel | check
+#   tree     build/linux-exp: a worktree of build/linux on the branch
+#            'experiments', the series' HEAD with patches/experiments/series
+#            applied by git am; re-made when either changed, unless it holds
+#            commits not in patches/experiments yet (FORCE=1 drops them)
+#   patches  regenerate patches/experiments/ from those commits
+#   kernel   tree, then build it into build/kbuild-exp (the guest config)
+#   check    kernel, then boot it: its KUnit suite and the experiment's
+#            guest test (guest/experiments/token_priority.c); ends with
+#            'N passed, N failed' like make check
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+main=$top/build/linux
+tree=$top/build/linux-exp
+dir=$top/patches/experiments
+kbuild=$top/build/kbuild-exp
+
+die() { echo "experiments: $*" >&2; exit 1; }
+g() { git -C "$tree" "$@"; }
+sum() { (cd "$dir" && cat series $(grep -v '^#' series) | sha256sum | cut -c1-16); }
+
+make_tree() {
+	[ -d "$main/.git" ] || die "no $main (make tree)"
+	want="$(git -C "$main" rev-parse swap-token) $(sum)"
+	state=$(git -C "$main" rev-parse --git-common-dir)/swap-token-experiments-state
+	[ -d "$tree" ] || git -C "$main" worktree add -q --detach "$tree" swap-token
+	if [ -f "$state" ]; then
+		read -r have_base have_sum have_head < "$state"
+		if [ "$have_base $have_sum" = "$want" ] && [ "$(g rev-parse HEAD)" = "$have_head" ]; then
+			echo "experiments: $tree up to date"
+			return
+		fi
+		if [ "$(g rev-parse HEAD)" != "$have_head" ] || [ -n "$(g status --porcelain --untracked-files=no)" ]; then
+			[ "${FORCE:-0}" = 1 ] ||
+				die "$tree has work not in patches/experiments; run '$0 patches' or FORCE=1 $0 tree"
+		fi
+	fi
+	g am --abort >/dev/null 2>&1 || true
+	g checkout -q -B experiments swap-token
+	for p in $(grep -v '^#' "$dir/series"); do
+		if ! g am -q "$dir/$p" >/dev/null 2>&1; then
+			g am --abort >/dev/null 2>&1 || true
+			die "patches/experiments/$p does not apply on top of the series"
+		fi
+	done
+	echo "$want $(g rev-parse HEAD)" > "$state"
+	echo "experiments: applied $(grep -vc '^#' "$dir/series") patch(es) on top of the series in $tree"
+}
+
+make_patches() {
+	[ -d "$tree/.git" ] || [ -f "$tree/.git" ] || die "no $tree ($0 tree)"
+	[ -z "$(g status --porcelain --untracked-files=no)" ] ||
+		die "$tree has uncommitted changes; commit them first"
+	n=$(g rev-list --count swap-token..HEAD)
+	[ "$n" -gt 0 ] || die "no commits on top of the series in $tree"
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	g format-patch -q --zero-commit --no-signature -o "$tmp" swap-token..HEAD
+	rm -f "$dir"/*.patch
+	cp "$tmp"/*.patch "$dir/"
+	{
+		echo "# Applied by git am on top of the series (patches/series): comparison builds only."
+		(cd "$tmp" && ls [0-9]*.patch)
+	} > "$dir/series"
+	state=$(git -C "$main" rev-parse --git-common-dir)/swap-token-experiments-state
+	echo "$(git -C "$main" rev-parse swap-token) $(sum) $(g rev-parse HEAD)" > "$state"
+	echo "experiments: wrote $n patch(es) to patches/experiments/"
+}
+
+make_kernel() {
+	make_tree
+	TREE=$tree sh "$top/host/build-kernel.sh" "$kbuild" "$top/config/base.config" "$top/config/test.config"
+}
+
+check() {
+	make_kernel
+	out=$top/build/check-exp
+	mkdir -p "$out"
+	test=$top/build/guest/experiments/token_priority
+	mkdir -p "${test%/*}"
+	gcc -static -O2 -Wall -Wextra -Werror -I"$top/guest/lib" -I"$main/tools/testing/selftests" \
+		-o "$test" "$top/guest/experiments/token_priority.c" -lpthread
+	echo "experiments: booting $kbuild (KUnit, token_priority)"
+	rc=0
+	sh "$top/host/run-qemu.sh" --quiet --kernel "$kbuild/arch/x86/boot/bzImage" --lru mglru \
+		--swap disk --timeout 900 --log "$out/exp.log" \
+		--add "$test:/usr/lib/guest-tests/token_priority" \
+		--append "guest_test_timeout=600 log_buf_len=1M" \
+		--job "dmesg -n 5; run-tests token_priority" 2> "$out/exp.err" || rc=$?
+	echo "$rc" > "$out/exp.log.rc"
+	sh "$top/host/kernel-reports.sh" --tap "$out/exp.log" > "$out/kernel-reports.tap" || true
+	python3 "$top/host/results.py" --manifest "$top/host/manifest.experiments" \
+		"exp=$out/exp.log" "kernel-reports=$out/kernel-reports.tap"
+}
+
+case ${1:-} in
+tree) make_tree ;;
+patches) make_patches ;;
+kernel) make_kernel ;;
+check) check ;;
+*) echo "usage: $0 tree | patches | kernel | check" >&2; exit 2 ;;
+esac
