@@ -21,12 +21,18 @@
  * token has moved on.
  *
  * Under MGLRU the test also checks that placement directly, in debugfs
- * lru_gen.  Before P, it ages H's cgroup twice: the pages H used while
- * paging in go to a new youngest generation, their accessed bits cleared,
- * and the second aging leaves a youngest generation with nothing in it.
- * H then sleeps, so nothing of H's is used again; while P allocates, the
- * test reads the youngest generation every 20 ms, and it must stay empty
- * of H's pages: eviction kept them and put them back lower.
+ * lru_gen.  Before P, it ages H's cgroup twice, walking its page tables:
+ * the first aging moves the pages H used while paging in to what was the
+ * youngest generation, clears their accessed bits and opens a new, empty
+ * youngest one; the second opens another, so that H's pages are out of
+ * the two youngest.  H then sleeps and uses nothing more.  While P
+ * allocates, the test reads the youngest generation every 20 ms: it must
+ * hold at most 5% of the pages H had when P began.  Eviction puts a kept
+ * page one generation above the oldest, which is the youngest only while
+ * the lruvec has two generations left, until the next aging: at most a
+ * batch (MIN_LRU_BATCH, 64 folios) at a time.  The placement the fix
+ * replaced put every kept page in the youngest.  (Kept pages put in the
+ * oldest generation would pass unseen.)
  */
 #define _GNU_SOURCE
 #include <poll.h>
@@ -55,16 +61,23 @@ struct run {
 	long sum;			/* sum of h_left[] */
 	/* MGLRU, from the readings while P allocates: */
 	int readings;
-	long young, young_of;		/* most pages in the youngest */
+	long young;			/* most of H's pages in the youngest */
+	long young_of;			/* H's pages at the first reading */
 };
 
-/* Whether the multi-gen LRU is on. */
-static int mglru(void)
+/* MGLRU's lru_gen/enabled: bit 0 on, bit 1 page-table walks; 0 if absent. */
+static long lru_gen_enabled(void)
 {
 	char buf[32];
 
-	return !read_file("/sys/kernel/mm/lru_gen/enabled", buf, sizeof(buf)) &&
-	       strtol(buf, NULL, 0) & 1;
+	if (read_file("/sys/kernel/mm/lru_gen/enabled", buf, sizeof(buf)))
+		return 0;
+	return strtol(buf, NULL, 0);
+}
+
+static int mglru(void)
+{
+	return lru_gen_enabled() & 1;
 }
 
 /* H's cgroup as MGLRU's debugfs file shows it. */
@@ -82,7 +95,7 @@ static int read_gens(struct gens *g)
 	unsigned long seq, age;
 	long anon, file;
 	unsigned short id;
-	int in = 0;
+	int in = 0, node = 0;
 
 	memset(g, 0, sizeof(*g));
 	if (!f)
@@ -95,7 +108,10 @@ static int read_gens(struct gens *g)
 				g->id = id;
 			continue;
 		}
-		if (in && g->n < GENS &&
+		/* Node 0's generations only: age() ages that node. */
+		if (sscanf(line, " node %d", &node) == 1)
+			continue;
+		if (in && !node && g->n < GENS &&
 		    sscanf(line, "%lu %lu %ld %ld", &seq, &age, &anon, &file) == 4) {
 			g->anon[g->n++] = anon;
 			g->max_seq = seq;
@@ -112,16 +128,24 @@ static int read_gens(struct gens *g)
  */
 static void age(void)
 {
-	struct gens g;
+	struct gens g, after;
 	char cmd[64];
 	int err;
 
-	if (!read_gens(&g))
-		ksft_exit_fail_msg("no generations of " CGNAME " in debugfs lru_gen\n");
-	snprintf(cmd, sizeof(cmd), "+ %hu 0 %lu 200 1", g.id, g.max_seq);
-	err = write_file("/sys/kernel/debug/lru_gen", cmd);
-	if (err)
-		ksft_exit_fail_msg("lru_gen '%s': %s\n", cmd, strerror(-err));
+	if (!(lru_gen_enabled() & 2))
+		ksft_exit_fail_msg("MGLRU does not walk page tables (lru_gen/enabled)\n");
+	/* An aging by reclaim between the read and the write voids the write. */
+	for (int i = 0; i < 5; i++) {
+		if (!read_gens(&g))
+			ksft_exit_fail_msg("no generations of " CGNAME " in debugfs lru_gen\n");
+		snprintf(cmd, sizeof(cmd), "+ %hu 0 %lu 200 1", g.id, g.max_seq);
+		err = write_file("/sys/kernel/debug/lru_gen", cmd);
+		if (err)
+			ksft_exit_fail_msg("lru_gen '%s': %s\n", cmd, strerror(-err));
+		if (read_gens(&after) && after.max_seq == g.max_seq + 1)
+			return;
+	}
+	ksft_exit_fail_msg("lru_gen '%s' did not age " CGNAME "\n", cmd);
 }
 
 /* One reading of H's pages in the youngest generation. */
@@ -135,12 +159,10 @@ static void read_young(struct run *r)
 	for (int i = 0; i < g.n; i++)
 		all += g.anon[i];
 	young = g.anon[g.n - 1];
-	if (!all)
-		return;
-	if (!r->readings++ || young * r->young_of > r->young * all) {
-		r->young = young;
+	if (!r->readings++)
 		r->young_of = all;
-	}
+	if (young > r->young)
+		r->young = young;
 }
 
 static long child_rss_mb(pid_t pid)
@@ -205,6 +227,8 @@ static void run(int token_on, long ram, struct run *r)
 			read_young(r);
 		if (poll(&pfd, 1, READ_MS) != 0)
 			break;
+		if (waitpid(p, NULL, WNOHANG) == p)
+			ksft_exit_fail_msg("P died before it allocated %ld MB\n", r->p_mb);
 	}
 	if (read_byte(from_p[0]) != 'p')
 		ksft_exit_fail_msg("P did not allocate %ld MB\n", r->p_mb);
@@ -256,7 +280,7 @@ static void run(int token_on, long ram, struct run *r)
 			       name, i * step, r->h_left[i], r->p_left[i]);
 	ksft_print_msg("%s: sum of H's resident MB over the steps: %ld\n", name, r->sum);
 	if (r->readings)
-		ksft_print_msg("%s: while P allocated, at most %ld of H's %ld anonymous pages were in the youngest generation (%d readings)\n",
+		ksft_print_msg("%s: while P allocated, at most %ld pages of H were in the youngest generation, of %ld when P began (%d readings)\n",
 			       name, r->young, r->young_of, r->readings);
 }
 
@@ -285,6 +309,6 @@ int main(void)
 			 "after the token moved on, Q took H's memory no later than after memory.min was cleared\n");
 	if (mglru())
 		ksft_test_result(on.readings && on.kept > 0 && on.young * 20 <= on.young_of,
-				 "MGLRU: eviction put none of H's kept pages back in the youngest generation\n");
+				 "MGLRU: eviction did not put H's kept pages back in the youngest generation\n");
 	ksft_finished();
 }
