@@ -13,14 +13,16 @@
  *    than the timeout plus a margin (for reclaim already under way) when
  *    the previous sample began must show no mapping kept
  *    (swap_token_kept) since then;
- *  - the same once V1 and V2 are stopped and the token given to H afresh
- *    (sampled for three timeouts and two seconds more, on up to
- *    ALONE_MAX_S until 2 * ALONE_LATE samples saw H's hold past the
- *    timeout): H then holds the token with few contending, since the
+ *  - the same once V1 and V2 are stopped and the token given to H afresh,
+ *    with a timeout of ALONE_TIMEOUT_MS (sampled for that and 2.5 s more,
+ *    on up to ALONE_MAX_S until 2 * ALONE_LATE samples saw H's hold past
+ *    the timeout): H then holds the token with few contending, since the
  *    token moves at the timeout only when another process takes a major
  *    fault.  Its memory must be spared within its timeout (something kept:
  *    the control) and not past it, however fast it faults (at least
- *    ALONE_LATE samples must see such a hold);
+ *    ALONE_LATE samples must see such a hold).  H's own reclaim never
+ *    spares H, only kswapd's does: the longer timeout gives kswapd time to
+ *    meet H's memory within it on a slow (debug) kernel too;
  *  - a holder that lost the token at the timeout does not get it back for
  *    one more timeout;
  *  - the token was taken away at the timeout several times, and both V1
@@ -43,7 +45,8 @@
 #define RUN_MAX_S	45
 #define MAX_EVENTS	4096
 /* H alone: at least ALONE_S s, on up to ALONE_MAX_S until twice ALONE_LATE samples. */
-#define ALONE_S		(3 * TIMEOUT_S + 2)
+#define ALONE_TIMEOUT_MS 4000
+#define ALONE_S		(ALONE_TIMEOUT_MS / 1000.0 + 2.5)
 #define ALONE_MAX_S	45
 #define ALONE_LATE	10
 
@@ -67,6 +70,7 @@ static int took(int n, pid_t pid)
 
 /* What the samples of the token's holder saw. */
 struct samples {
+	double timeout;		/* the timeout meanwhile, s */
 	pid_t only;		/* count holds of this pid only (0: anybody's) */
 	pid_t seen;		/* the holder at the last sample */
 	double since;		/* when that hold was first seen */
@@ -97,14 +101,14 @@ static void sample(struct samples *s)
 	int same = who > 0 && who == s->seen && taken == s->taken &&
 		   (!s->only || who == s->only);
 
-	if (same && s->prev - s->since > TIMEOUT_S + MARGIN_S) {
+	if (same && s->prev - s->since > s->timeout + MARGIN_S) {
 		s->late++;
 		if (kept > s->kept) {
 			s->spared++;
 			ksft_print_msg("pid %d held the token for %.2f s and %lld mappings were kept since the last sample\n",
 				       who, t - s->since, kept - s->kept);
 		}
-	} else if (same && t - s->since < TIMEOUT_S - MARGIN_S) {
+	} else if (same && t - s->since < s->timeout - MARGIN_S) {
 		s->early += kept - s->kept;
 	}
 	if (who != s->seen || taken != s->taken) {
@@ -123,7 +127,8 @@ int main(void)
 	pid_t h, v[2], cur = 0;
 	double start = 0, longest = 0, shortest_back = 1e9;
 	int n, timeouts = 0, early = 0;
-	struct samples race = { 0 }, alone = { 0 };
+	struct samples race = { .timeout = TIMEOUT_S };
+	struct samples alone = { .timeout = ALONE_TIMEOUT_MS / 1000.0 };
 	double next_read = 0, alone_t0, t;
 	long long alone_taken;
 	int alone_n = 0;
@@ -184,6 +189,7 @@ int main(void)
 	 */
 	kill(v[0], SIGSTOP);
 	kill(v[1], SIGSTOP);
+	must_set(TOKEN_TIMEOUT, ALONE_TIMEOUT_MS);
 	token_reset();
 	for (double end = now_s() + 10; token_holder(NULL, 0) != h && now_s() < end;)
 		sleep_s(0.01);
