@@ -107,10 +107,9 @@ case " $scenarios " in *" file "*|*" fitfile "*|*" stream "*) scratch="--scratch
 nsc=$(echo $scenarios | wc -w) ncf=$(echo $configs | wc -w)
 timeout=$((300 + nsc * (ncf + 8) * 150))
 
-kernel=
 if [ -n "$experiments" ]; then
-	sh "$top/host/experiments.sh" kernel || die "cannot build the kernel with patches/experiments"
-	kernel="--kernel $top/build/kbuild-exp/arch/x86/boot/bzImage"
+	sh "$top/host/experiments.sh" kernel ||
+		{ echo "bench: cannot build the kernel with patches/experiments" >&2; exit 1; }
 fi
 
 mkdir -p "$out/raw"
@@ -128,7 +127,7 @@ echo "$configs" > "$out/configs"
 	# The project's commit, and the series it holds, so that results of runs
 	# made in parts can be told apart and merged only when they match.
 	echo "commit: $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$top" diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')," \
-		"patches/: $(cat "$top"/patches/*.patch | sha256sum | cut -c1-12)${experiments:+,} ${experiments:+patches/experiments/: $(cat "$top"/patches/experiments/*.patch | sha256sum | cut -c1-12)}"
+		"patches/: $(cat "$top"/patches/*.patch | sha256sum | cut -c1-12)${experiments:+, patches/experiments/: $(cat "$top"/patches/experiments/*.patch | sha256sum | cut -c1-12)}"
 } > "$out/setup"
 echo "bench: $reps repetition(s) of: $scenarios; configurations: $configs"
 
@@ -138,8 +137,8 @@ cr=$(printf '\r')
 for r in $(seq "$reps"); do
 	log=$out/raw/rep$r.log
 	: > "$log"
-	# shellcheck disable=SC2086
-	sh "$top/host/run-qemu.sh" --quiet --mem "$mem" --swap "$swap" --lru mglru $scratch $kernel \
+	sh "$top/host/run-qemu.sh" --quiet --mem "$mem" --swap "$swap" --lru mglru $scratch \
+		${experiments:+--kernel "$top/build/kbuild-exp/arch/x86/boot/bzImage"} \
 		--timeout "$timeout" --log "$log" --append kunit.enable=0 \
 		--job "bench -r $r -c '$configs' $cgroup ${seed:+-S $seed} $scenarios" 2> "$out/raw/rep$r.err" &
 	qpid=$!

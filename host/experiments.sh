@@ -21,46 +21,61 @@ tree=$top/build/linux-exp
 dir=$top/patches/experiments
 kbuild=$top/build/kbuild-exp
 
+state=$main/.git/swap-token-experiments-state
+
 die() { echo "experiments: $*" >&2; exit 1; }
 g() { git -C "$tree" "$@"; }
 sum() { (cd "$dir" && cat series $(grep -v '^#' series) | sha256sum | cut -c1-16); }
+dirty() { [ -n "$(g status --porcelain --untracked-files=no)" ]; }
+# A worktree of its own (not a directory that git would take for part of
+# the project's repository above it).
+is_tree() { [ -e "$tree/.git" ] && [ "$(g rev-parse --show-toplevel 2>/dev/null)" = "$tree" ]; }
 
 make_tree() {
 	[ -d "$main/.git" ] || die "no $main (make tree)"
 	want="$(git -C "$main" rev-parse swap-token) $(sum)"
-	state=$(git -C "$main" rev-parse --git-common-dir)/swap-token-experiments-state
-	[ -d "$tree" ] || git -C "$main" worktree add -q --detach "$tree" swap-token
-	if [ -f "$state" ]; then
-		read -r have_base have_sum have_head < "$state"
-		if [ "$have_base $have_sum" = "$want" ] && [ "$(g rev-parse HEAD)" = "$have_head" ]; then
-			echo "experiments: $tree up to date"
-			return
-		fi
-		if [ "$(g rev-parse HEAD)" != "$have_head" ] || [ -n "$(g status --porcelain --untracked-files=no)" ]; then
+	new=
+	if ! is_tree; then
+		# Gone, or left over from a tree that was re-made: start afresh.
+		rm -rf "$tree"
+		git -C "$main" worktree prune
+		git -C "$main" worktree add -q --detach "$tree" swap-token
+		new=1
+	fi
+	if [ -z "$new" ] && [ -s "$state" ]; then
+		read -r have_base have_sum have_head < "$state" || true
+		if [ "$(g rev-parse HEAD)" != "$have_head" ] || dirty; then
 			[ "${FORCE:-0}" = 1 ] ||
 				die "$tree has work not in patches/experiments; run '$0 patches' or FORCE=1 $0 tree"
+		elif [ "$have_base $have_sum" = "$want" ]; then
+			echo "experiments: $tree up to date"
+			return
 		fi
 	fi
 	g am --abort >/dev/null 2>&1 || true
 	g checkout -q -B experiments swap-token
+	g reset -q --hard swap-token
 	for p in $(grep -v '^#' "$dir/series"); do
-		if ! g am -q "$dir/$p" >/dev/null 2>&1; then
+		if ! g am -q "$dir/$p" > "$tree.am.log" 2>&1; then
 			g am --abort >/dev/null 2>&1 || true
+			sed 's/^/    /' "$tree.am.log" >&2
 			die "patches/experiments/$p does not apply on top of the series"
 		fi
 	done
+	rm -f "$tree.am.log"
 	echo "$want $(g rev-parse HEAD)" > "$state"
 	echo "experiments: applied $(grep -vc '^#' "$dir/series") patch(es) on top of the series in $tree"
 }
 
 make_patches() {
-	[ -d "$tree/.git" ] || [ -f "$tree/.git" ] || die "no $tree ($0 tree)"
-	[ -z "$(g status --porcelain --untracked-files=no)" ] ||
-		die "$tree has uncommitted changes; commit them first"
+	is_tree || die "no $tree ($0 tree)"
+	! dirty || die "$tree has uncommitted changes; commit them first"
+	g merge-base --is-ancestor swap-token HEAD ||
+		die "$tree is not on top of the series (build/linux's swap-token); rebase it first"
 	n=$(g rev-list --count swap-token..HEAD)
 	[ "$n" -gt 0 ] || die "no commits on top of the series in $tree"
 	tmp=$(mktemp -d)
-	trap 'rm -rf "$tmp"' EXIT
+	trap 'rm -rf "$tmp"' EXIT INT TERM
 	g format-patch -q --zero-commit --no-signature -o "$tmp" swap-token..HEAD
 	rm -f "$dir"/*.patch
 	cp "$tmp"/*.patch "$dir/"
@@ -68,7 +83,6 @@ make_patches() {
 		echo "# Applied by git am on top of the series (patches/series): comparison builds only."
 		(cd "$tmp" && ls [0-9]*.patch)
 	} > "$dir/series"
-	state=$(git -C "$main" rev-parse --git-common-dir)/swap-token-experiments-state
 	echo "$(git -C "$main" rev-parse swap-token) $(sum) $(g rev-parse HEAD)" > "$state"
 	echo "experiments: wrote $n patch(es) to patches/experiments/"
 }
