@@ -103,7 +103,7 @@ series: tree
 checkpatch: tree
 	@sh host/checkpatch.sh
 
-experiments: tree
+experiments: tree initramfs
 	@sh host/experiments.sh check
 
 clean:

@@ -15,7 +15,7 @@
 #            'N passed, N failed' like make check
 set -eu
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/.." && pwd -P)
 main=$top/build/linux
 tree=$top/build/linux-exp
 dir=$top/patches/experiments
@@ -29,35 +29,41 @@ sum() { (cd "$dir" && cat series $(grep -v '^#' series) | sha256sum | cut -c1-16
 dirty() { [ -n "$(g status --porcelain --untracked-files=no)" ]; }
 # A worktree of its own (not a directory that git would take for part of
 # the project's repository above it).
-is_tree() { [ -e "$tree/.git" ] && [ "$(g rev-parse --show-toplevel 2>/dev/null)" = "$tree" ]; }
+is_tree() {
+	[ -e "$tree/.git" ] && [ "$(g rev-parse --show-toplevel 2>/dev/null)" = "$tree" ] &&
+		[ "$(g rev-parse --path-format=absolute --git-common-dir)" = "$main/.git" ]
+}
 
 make_tree() {
 	[ -d "$main/.git" ] || die "no $main (make tree)"
-	want="$(git -C "$main" rev-parse swap-token) $(sum)"
-	new=
+	base=$(git -C "$main" rev-parse swap-token)
+	want="$base $(sum)"
+	have_base= have_sum= have_head=
+	[ ! -s "$state" ] || read -r have_base have_sum have_head < "$state" || true
+	# The branch holds work of its own unless it is the series or what
+	# this script last made: keep it unless FORCE=1.
+	branch=$(git -C "$main" rev-parse -q --verify experiments || true)
+	if [ -n "$branch" ] && [ "$branch" != "$base" ] && [ "$branch" != "$have_head" ] &&
+	   [ "${FORCE:-0}" != 1 ]; then
+		die "the branch 'experiments' has work not in patches/experiments; run '$0 patches' or FORCE=1 $0 tree"
+	fi
 	if ! is_tree; then
 		# Gone, or left over from a tree that was re-made: start afresh.
 		rm -rf "$tree"
 		git -C "$main" worktree prune
 		git -C "$main" worktree add -q --detach "$tree" swap-token
-		new=1
-	fi
-	if [ -z "$new" ] && [ -s "$state" ]; then
-		read -r have_base have_sum have_head < "$state" || true
-		if [ "$(g rev-parse HEAD)" != "$have_head" ] || dirty; then
-			[ "${FORCE:-0}" = 1 ] ||
-				die "$tree has work not in patches/experiments; run '$0 patches' or FORCE=1 $0 tree"
-		elif [ "$have_base $have_sum" = "$want" ]; then
-			echo "experiments: $tree up to date"
-			return
-		fi
+	elif dirty && [ "${FORCE:-0}" != 1 ]; then
+		die "$tree has uncommitted changes; commit them and run '$0 patches', or FORCE=1 $0 tree"
+	elif [ "$have_base $have_sum" = "$want" ] && [ "$(g rev-parse HEAD)" = "$have_head" ]; then
+		echo "experiments: $tree up to date"
+		return
 	fi
 	g am --abort >/dev/null 2>&1 || true
-	g checkout -q -B experiments swap-token
-	g reset -q --hard swap-token
+	g checkout -q -f -B experiments swap-token
 	for p in $(grep -v '^#' "$dir/series"); do
 		if ! g am -q "$dir/$p" > "$tree.am.log" 2>&1; then
 			g am --abort >/dev/null 2>&1 || true
+			g reset -q --hard swap-token
 			sed 's/^/    /' "$tree.am.log" >&2
 			die "patches/experiments/$p does not apply on top of the series"
 		fi
@@ -74,15 +80,18 @@ make_patches() {
 		die "$tree is not on top of the series (build/linux's swap-token); rebase it first"
 	n=$(g rev-list --count swap-token..HEAD)
 	[ "$n" -gt 0 ] || die "no commits on top of the series in $tree"
-	tmp=$(mktemp -d)
-	trap 'rm -rf "$tmp"' EXIT INT TERM
+	# Made beside patches/experiments and swapped in whole.
+	tmp=$(mktemp -d "$top/patches/.experiments.XXXXXX")
+	trap 'rm -rf "$tmp" "$dir.old"' EXIT
+	trap 'exit 130' INT TERM
 	g format-patch -q --zero-commit --no-signature -o "$tmp" swap-token..HEAD
-	rm -f "$dir"/*.patch
-	cp "$tmp"/*.patch "$dir/"
 	{
 		echo "# Applied by git am on top of the series (patches/series): comparison builds only."
 		(cd "$tmp" && ls [0-9]*.patch)
-	} > "$dir/series"
+	} > "$tmp/series"
+	rm -rf "$dir.old"
+	mv "$dir" "$dir.old"
+	mv "$tmp" "$dir"
 	echo "$(git -C "$main" rev-parse swap-token) $(sum) $(g rev-parse HEAD)" > "$state"
 	echo "experiments: wrote $n patch(es) to patches/experiments/"
 }
