@@ -13,10 +13,12 @@ all_scenarios="qs2 qs4 qs8 file stream hogint huge cg2 fit fitfile"
 all_configs="classic-off classic-on mglru-off mglru-on mglru-ttl"
 # Also known, not run by default: the token without its size limit; the
 # token off a second time, as a separate run (the A/A comparison that
-# measures the noise of a run; --full adds mglru-off2); and the priority
-# policy of 2.6.20 (X-prio), an experiment that only the kernel with
-# patches/experiments has (--experiments).
-more_configs="classic-nolimit mglru-nolimit classic-prio mglru-prio classic-off2 mglru-off2"
+# measures the noise of a run; --full adds mglru-off2); the userspace peer
+# (X-psi: the token off, guest/workloads/psifreeze freezing all but one of
+# the job's processes in turn while memory is full-stalled); and the
+# priority policy of 2.6.20 (X-prio), an experiment that only the kernel
+# with patches/experiments has (--experiments).
+more_configs="classic-nolimit mglru-nolimit classic-psi mglru-psi classic-prio mglru-prio classic-off2 mglru-off2"
 usage() {
 	cat <<USAGE
 usage: $0 [options]
@@ -100,6 +102,11 @@ case " $configs " in
 esac
 scenarios=$(echo $scenarios) configs=$(echo $configs)
 [ -z "$cgroup" ] || ! in_list cg2 "$scenarios" || die "--cgroup: cg2 makes its own cgroups, leave it out"
+case " $configs " in
+*-psi" "*)
+	[ -z "$cgroup" ] || die "the -psi configurations run each job in a cgroup of their own: not with --cgroup"
+	! in_list cg2 "$scenarios" || die "the -psi configurations do not run cg2, which makes its own cgroups" ;;
+esac
 
 scratch=
 case " $scenarios " in *" file "*|*" fitfile "*|*" stream "*) scratch="--scratch 1024" ;; esac

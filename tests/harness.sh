@@ -81,13 +81,16 @@ sh "$top/host/bench.sh" --shuffle abc > "$out/bench-badseed.out" 2>&1
 rc4=$?
 sh "$top/host/bench.sh" --configs "mglru-on mglru-prio" > "$out/bench-badexp.out" 2>&1
 rc5=$?
-[ $rc1 = 2 ] && [ $rc2 = 2 ] && [ $rc3 = 2 ] && [ $rc4 = 2 ] && [ $rc5 = 2 ] &&
+sh "$top/host/bench.sh" --configs "mglru-on mglru-psi" --cgroup > "$out/bench-badpsi.out" 2>&1
+rc6=$?
+[ $rc1 = 2 ] && [ $rc2 = 2 ] && [ $rc3 = 2 ] && [ $rc4 = 2 ] && [ $rc5 = 2 ] && [ $rc6 = 2 ] &&
 	expect "$out/bench-badopt.out" "--reps needs a positive number, got '0'" &&
 	expect "$out/bench-badscen.out" "unknown scenario 'nosuch'" &&
 	expect "$out/bench-badcg.out" "--cgroup: cg2 makes its own cgroups" &&
 	expect "$out/bench-badseed.out" "--shuffle needs a number (the seed), got 'abc'" &&
-	expect "$out/bench-badexp.out" "mglru-prio: the priority policy is an experiment, not in the series; add --experiments"
-result $? "bench rejects a bad option, an unknown scenario, cg2 with --cgroup, a bad seed, an experiment without --experiments (exit $rc1, $rc2, $rc3, $rc4, $rc5)"
+	expect "$out/bench-badexp.out" "mglru-prio: the priority policy is an experiment, not in the series; add --experiments" &&
+	expect "$out/bench-badpsi.out" "the -psi configurations run each job in a cgroup of their own: not with --cgroup"
+result $? "bench rejects a bad option, an unknown scenario, cg2 with --cgroup, a bad seed, an experiment without --experiments, -psi with --cgroup (exit $rc1, $rc2, $rc3, $rc4, $rc5, $rc6)"
 
 # 11-12. The bench report on canned console logs: medians, floor and ratios
 # as computed by hand (also the huge scenario's small/big finish times), the

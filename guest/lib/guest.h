@@ -101,6 +101,18 @@ static inline int write_file(const char *path, const char *val)
 	return err;
 }
 
+/* Parent pid of pid from /proc/pid/stat (the comm may hold spaces); -1 if gone. */
+static inline long ppid_of(long pid)
+{
+	char path[64], buf[512], *p;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if (read_file(path, buf, sizeof(buf)))
+		return -1;
+	p = strrchr(buf, ')');
+	return p ? strtol(p + 4, NULL, 10) : -1;	/* ") S ppid" */
+}
+
 /* Parse a command-line number in [min, max]; exits with status 2 naming the option otherwise. */
 static inline long arg_num(const char *prog, const char *opt, const char *s, long min, long max)
 {

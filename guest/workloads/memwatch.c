@@ -28,20 +28,6 @@ static long holder_pid(void)
 	return strtol(buf, NULL, 10);	/* "none" reads as 0 */
 }
 
-/* Parent pid of pid from /proc/pid/stat (the comm may hold spaces). */
-static long ppid_of(long pid)
-{
-	char path[64], buf[512], *p;
-
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	if (read_file(path, buf, sizeof(buf)))
-		return -1;
-	p = strrchr(buf, ')');
-	if (!p)
-		return -1;
-	return strtol(p + 4, NULL, 10);	/* ") S ppid" */
-}
-
 int main(int argc, char **argv)
 {
 	long parent = 0, interval = 250;
