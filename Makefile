@@ -52,6 +52,11 @@ $(B)/guest/tests/%: guest/tests/%.c $(GUEST_HDRS) | tree
 	@mkdir -p $(@D)
 	$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $< -lpthread
 
+# The experiments' guest tests (host/experiments.sh check boots them).
+$(B)/guest/experiments/%: guest/experiments/%.c $(GUEST_HDRS) | tree
+	@mkdir -p $(@D)
+	$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $< -lpthread
+
 $(B)/guest/tests/%: guest/tests/%.sh
 	@mkdir -p $(@D)
 	install -m 755 $< $@
@@ -103,7 +108,7 @@ series: tree
 checkpatch: tree
 	@sh host/checkpatch.sh
 
-experiments: tree initramfs
+experiments: tree initramfs $(B)/guest/experiments/token_priority
 	@sh host/experiments.sh check
 
 clean:

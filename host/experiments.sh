@@ -11,7 +11,8 @@
 #   patches  regenerate patches/experiments/ from those commits
 #   kernel   tree, then build it into build/kbuild-exp (the guest config)
 #   check    kernel, then boot it: its KUnit suite and the experiment's
-#            guest test (guest/experiments/token_priority.c); ends with
+#            guest test (guest/experiments/token_priority.c, built by
+#            make); ends with
 #            'N passed, N failed' like make check
 set -eu
 
@@ -105,10 +106,9 @@ check() {
 	make_kernel
 	out=$top/build/check-exp
 	mkdir -p "$out"
+	# Built by make (make experiments).
 	test=$top/build/guest/experiments/token_priority
-	mkdir -p "${test%/*}"
-	gcc -static -O2 -Wall -Wextra -Werror -I"$top/guest/lib" -I"$main/tools/testing/selftests" \
-		-o "$test" "$top/guest/experiments/token_priority.c" -lpthread
+	make -s -C "$top" "build/guest/experiments/token_priority" >/dev/null
 	echo "experiments: booting $kbuild (KUnit, token_priority)"
 	rc=0
 	sh "$top/host/run-qemu.sh" --quiet --kernel "$kbuild/arch/x86/boot/bzImage" --lru mglru \
