@@ -18,7 +18,9 @@ counted apart, on the line before the summary.  Two boots the manifest
 pairs with 'compare' (the kernel's own mm selftests with the token on and
 off) are judged against each other instead: a test point that ends
 differently in the two fails; one that passes in both passes; one skipped
-or failed in both is listed and counted as neither.
+or failed in both is listed and counted as neither.  A 'vary' line names
+points whose text changes from run to run (a selftest that prints a size
+it chose at run time): they are compared under the line's pattern.
 """
 import fnmatch
 import io
@@ -35,7 +37,8 @@ import kunit_printer  # noqa: E402
 passed = 0
 failed = 0
 skipped = []            # (label, test point) of every skipped leaf
-manifest = {}           # boot -> {'kunit': {suite: cases}, 'tests': [...], 'skips': [...]}
+manifest = {}           # boot -> {'kunit': {suite: cases}, 'tests': [...], 'skips': [...],
+#         'vary': [...]}
 compare = []            # (boot, other boot): judged by comparing their points
 points = {}             # boot of a compared pair -> {test point: status}
 
@@ -75,6 +78,8 @@ def walk(label, test, path):
         # Judged later, against the other boot of the pair; a name seen
         # again (some selftests repeat one) gets its occurrence number.
         seen = points.setdefault(boot, {})
+        varies = manifest.get(boot, {}).get('vary', [])
+        name = next((p for p, _ in varies if fnmatch.fnmatchcase(name, p)), name)
         key, k = name, 1
         while key in seen:
             k += 1
@@ -155,7 +160,7 @@ def read_manifest(path):
             if not words or words[0].startswith('#'):
                 continue
             boot = manifest.setdefault(words[0], {'kunit': {}, 'tests': [], 'points': {},
-                                                  'skips': []})
+                                                  'skips': [], 'vary': []})
             kind = words[1] if len(words) > 1 else ''
             if kind == 'kunit' and len(words) == 4 and words[3].isdigit():
                 boot['kunit'][words[2]] = int(words[3])
@@ -165,9 +170,10 @@ def read_manifest(path):
                     boot['points'][words[2]] = int(words[3])
             elif kind == 'compare' and len(words) == 3:
                 compare.append((words[0], words[2]))
-            elif kind == 'skip' and ' -- ' in line:
+            elif kind in ('skip', 'vary') and ' -- ' in line:
                 pattern, _, reason = line.split(None, 2)[2].partition(' -- ')
-                boot['skips'].append((pattern.strip(), reason.strip()))
+                boot['skips' if kind == 'skip' else 'vary'].append(
+                    (pattern.strip(), reason.strip()))
             else:
                 sys.exit(f'{path}:{number}: cannot read this line: {line.rstrip()}')
 

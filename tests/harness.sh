@@ -20,7 +20,7 @@ expect() {	# expect FILE PATTERN: FILE has a line matching PATTERN
 }
 
 echo "TAP version 13"
-echo "1..27"
+echo "1..28"
 
 # 1. The runner rejects a bad option, naming it.
 $run --mem lots > "$out/badopt.out" 2>&1
@@ -331,6 +331,27 @@ rc2=$?
 	expect "$out/compare-same.out" "^6 passed, 0 failed$" &&
 	expect "$out/compare-differ.out" "^FAIL fake vs other: beta.the other point: success in fake, failure in other$"
 result $? "compared boots: the same results pass, a point that differs fails (exit $rc1, $rc2)"
+# 26b. A point whose text changes from run to run (mrelease_test prints the
+# size it settled on) is compared under its manifest 'vary' pattern: the
+# pair passes with the pattern, and fails, naming both texts, without it.
+sed 's/^    ok 1 first point$/    ok 1 first point with 1MB/' "$fix/manifest_ok.log" > "$out/vary-1.log"
+sed 's/^    ok 1 first point$/    ok 1 first point with 2MB/' "$fix/manifest_ok.log" > "$out/vary-2.log"
+echo 0 > "$out/vary-1.log.rc"
+echo 0 > "$out/vary-2.log.rc"
+cp "$out/compare.manifest" "$out/vary.manifest"
+printf 'fake\tvary\talpha.first point with *MB -- size chosen at run time\n' >> "$out/vary.manifest"
+printf 'other\tvary\talpha.first point with *MB -- as in fake\n' >> "$out/vary.manifest"
+python3 "$top/host/results.py" --manifest "$out/vary.manifest" fake="$out/vary-1.log" \
+	other="$out/vary-2.log" > "$out/vary.out" 2>&1
+rc1=$?
+python3 "$top/host/results.py" --manifest "$out/compare.manifest" fake="$out/vary-1.log" \
+	other="$out/vary-2.log" > "$out/novary.out" 2>&1
+rc2=$?
+[ $rc1 = 0 ] && [ $rc2 = 1 ] &&
+	expect "$out/vary.out" "^6 passed, 0 failed$" &&
+	expect "$out/novary.out" "^FAIL fake vs other: alpha.first point with 1MB: success in fake, missing in other$" &&
+	expect "$out/novary.out" "^FAIL fake vs other: alpha.first point with 2MB: missing in fake, success in other$"
+result $? "compared boots: a point named by a 'vary' pattern is compared under it (exit $rc1, $rc2)"
 # 27. A kernel message printed on the marker's line (the serial console
 # interleaves them) does not hide the guest's results: the canned log with
 # '#### guest-up' followed by kernel text on the same line still passes.
