@@ -12,13 +12,17 @@
  *  - memory.min: the token is off, and H's cgroup has a memory.min above
  *    H's size while P allocates; it is cleared where the token moves.
  * Then Q allocates 60% of RAM in steps of 5%, and the test reads H's
- * resident memory after each step.  The sum over the steps must be no
- * larger with the token than with memory.min, give or take one reading.
- * The sums are the figures to compare between the LRUs: eviction puts a
- * spared page back as one nobody used (at the head of the classic LRU's
- * inactive list, in MGLRU's second oldest generation), not among the
- * pages just used, so that it goes as soon under either LRU once the
- * token has moved on.
+ * resident memory after each step.  Once Q is done, H must have kept no
+ * more with the token than with memory.min, give or take a quarter of
+ * its size: protection that outlived the token would leave H all of it.
+ * Under the classic LRU the sum over the steps (how soon H's memory went)
+ * must also be no larger with the token, give or take one reading:
+ * eviction puts a spared page back as one nobody used (at the head of the
+ * inactive list), not among the pages just used.  Under MGLRU the sum
+ * depends mostly on which cgroup (H's or the root, where P and Q run)
+ * reclaim visits first, and two runs differ by more than H's size
+ * (145-726 MB with the token, 279-770 with memory.min, 12 pairs): it is
+ * printed, and the placement it would judge is checked directly instead.
  *
  * Under MGLRU the test also checks that placement directly, in debugfs
  * lru_gen.  Before P, it ages H's cgroup twice, walking its page tables:
@@ -305,8 +309,9 @@ int main(void)
 			 "token: H held the token, then T took it\n");
 	ksft_test_result(min.h_kept >= min.h_mb * 9 / 10,
 			 "memory.min: H kept its memory under P\n");
-	ksft_test_result(on.sum <= min.sum + on.h_mb,
-			 "after the token moved on, Q took H's memory no later than after memory.min was cleared\n");
+	ksft_test_result(on.h_left[STEPS] <= min.h_left[STEPS] + on.h_mb / 4 &&
+			 (mglru() || on.sum <= min.sum + on.h_mb),
+			 "after the token moved on, Q took H's memory as it did after memory.min was cleared\n");
 	if (mglru())
 		ksft_test_result(on.readings && on.kept > 0 && on.young * 20 <= on.young_of,
 				 "MGLRU: eviction did not put H's kept pages back in the youngest generation\n");
