@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The priority policy (vm.swap_token_policy = 1) under real pressure.  T1
- * and T2 cycle over 60% of RAM each; whichever holds the token, once it
- * has three quarters of its memory resident, is stopped (SIGSTOP): it keeps
- * the token and takes no more faults, while the other, short of memory,
- * keeps faulting.
+ * and T2 cycle over 60% of RAM each, beside a third of RAM that a child
+ * keeps locked; whichever holds the token, once it has three quarters of
+ * its memory resident, is stopped (SIGSTOP): it keeps the token and takes
+ * no more faults, while the other keeps faulting.  The locked third keeps
+ * the other short of memory even once the stopped holder's memory is gone:
+ * without it the other, with RAM to itself, stopped faulting (30 major
+ * faults a second) before its faults could age the holder's priority.
  *
  *  - priority: the other takes the token, and takes it by priority: the
  *    stopped holder's priority, built up by its own faults, halves every
@@ -22,6 +25,8 @@
  * No size limit, 200 ms check interval (the control's), 120 s timeout.
  */
 #include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include "kselftest.h"
 #include "guest.h"
 #include "thrash.h"
@@ -34,6 +39,31 @@
 #define MAX_EVENTS	4096
 
 static struct token_event ev[MAX_EVENTS];
+
+/* A child that keeps @mb MB of memory locked until killed. */
+static pid_t locked_hog(long mb)
+{
+	int ready[2];
+	pid_t pid;
+
+	if (pipe(ready))
+		ksft_exit_fail_perror("pipe");
+	pid = fork();
+	if (pid == 0) {
+		munlockall();
+		if (mmap(NULL, mb << 20, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_LOCKED | MAP_POPULATE,
+			 -1, 0) == MAP_FAILED || write(ready[1], "p", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	if (pid < 0 || read_byte(ready[0]) != 'p')
+		ksft_exit_fail_msg("cannot lock %ld MB in a child\n", mb);
+	close(ready[0]);
+	close(ready[1]);
+	return pid;
+}
 
 struct phase {
 	pid_t stopped;		/* the holder that was stopped */
@@ -106,7 +136,7 @@ int main(void)
 	struct thrash_spec spec[2];
 	struct phase prio, ctl;
 	struct thrash_stat *st;
-	pid_t t[2];
+	pid_t t[2], locked;
 	long mem;
 
 	mem = token_begin(5, INTERVAL_MS, TIMEOUT_MS);
@@ -117,13 +147,17 @@ int main(void)
 	if (trace_start())
 		test_exit_skip("no tracefs or no swap_token events\n");
 
+	locked = locked_hog(mem / 3);
 	st = start_two_thrashers(spec, t, mem * 6 / 10, 60, 600);
-	ksft_print_msg("T1 %d, T2 %d (%ld MB each), RAM %ld MB\n", t[0], t[1], spec[0].mb, mem);
+	ksft_print_msg("T1 %d, T2 %d (%ld MB each), %ld MB locked, RAM %ld MB\n",
+		       t[0], t[1], spec[0].mb, mem / 3, mem);
 
 	phase_run(&prio, "priority", t, spec[0].mb);
 	must_set(TOKEN_POLICY, 0);
 	phase_run(&ctl, "interval", t, spec[0].mb);
 	thrash_kill_all();
+	kill(locked, SIGKILL);
+	waitpid(locked, NULL, 0);
 
 	ksft_test_result(prio.took_s >= 0 && !strcmp(prio.reason, "priority"),
 			 "priority: a stopped holder aged and lost the token by priority (%.1f s)\n",
