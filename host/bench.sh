@@ -9,7 +9,7 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-all_scenarios="qs2 qs4 qs8 file stream hogint huge cg2 fit fitfile"
+all_scenarios="qs2 qs4 qs8 file stream hogint huge cg2 fit fitfile faults"
 all_configs="classic-off classic-on mglru-off mglru-on mglru-ttl"
 # Also known, not run by default: the token without its size limit; the
 # token off a second time, as a separate run (the A/A comparison that
@@ -109,7 +109,7 @@ case " $configs " in
 esac
 
 scratch=
-case " $scenarios " in *" file "*|*" fitfile "*|*" stream "*) scratch="--scratch 1024" ;; esac
+case " $scenarios " in *" file "*|*" fitfile "*|*" faults "*|*" stream "*) scratch="--scratch 1024" ;; esac
 # Generous: a thrashing run takes about a minute here; a hung guest still fails.
 nsc=$(echo $scenarios | wc -w) ncf=$(echo $configs | wc -w)
 timeout=$((300 + nsc * (ncf + 8) * 150))

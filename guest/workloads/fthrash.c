@@ -10,9 +10,15 @@
  * through such a mapping (vma_has_recency()), and with them the swap token's
  * protection, which is what the bench wants to see.  When the files
  * together are larger than RAM every pass faults through filemap_fault(),
- * the page-cache path of the swap token.  Prints the wall time; exit status
- * 1 if a word was wrong or a child died.
+ * the page-cache path of the swap token.  With -C (cold) each pass meets
+ * an empty page cache without any memory pressure: the mapping is
+ * MADV_RANDOM, so each page is a major fault of its own, and after each
+ * pass the child unmaps its pages and drops the file's cache
+ * (POSIX_FADV_DONTNEED); that measures what the fault path costs where
+ * nothing thrashes.  Prints the wall time; exit status 1 if a word was
+ * wrong or a child died.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,13 +31,13 @@
 
 static const char *dir = ".";
 static long mb = 64, passes = 1, first;
-static int scramble;
+static int scramble, cold;
 
 
 static void usage(const char *msg)
 {
 	fprintf(stderr, "fthrash: %s\n"
-		"usage: fthrash [-d dir] [-p procs] [-m MB] [-n passes] [-f first] [-r] [-c]\n", msg);
+		"usage: fthrash [-d dir] [-p procs] [-m MB] [-n passes] [-f first] [-r] [-C] [-c]\n", msg);
 	exit(2);
 }
 
@@ -71,9 +77,13 @@ static int child(long i)
 		return 1;
 	}
 	mem = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
-	close(fd);
 	if (mem == MAP_FAILED) {
 		perror("fthrash: mmap");
+		return 1;
+	}
+	if (cold && (madvise((void *)mem, len, MADV_RANDOM) ||
+		     posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED))) {
+		perror("fthrash: -C");
 		return 1;
 	}
 	for (long n = 0; n < passes; n++) {
@@ -84,7 +94,13 @@ static int child(long i)
 				bad += bytes_differing(mem[p * THRASH_WORDS],
 						       thrash_word(i + 1, p, 0));
 		}
+		if (cold && (madvise((void *)mem, len, MADV_DONTNEED) ||
+			     posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED))) {
+			perror("fthrash: -C");
+			return 1;
+		}
 	}
+	close(fd);
 	if (bad)
 		fprintf(stderr, "fthrash: %s: %lld bytes wrong\n", name, bad);
 	return bad != 0;
@@ -96,7 +112,7 @@ int main(int argc, char **argv)
 	int opt, make = 0, failed = 0, status;
 	double start;
 
-	while ((opt = getopt(argc, argv, "d:p:m:n:f:rc")) != -1) {
+	while ((opt = getopt(argc, argv, "d:p:m:n:f:rCc")) != -1) {
 		switch (opt) {
 		case 'd': dir = optarg; break;
 		case 'p': procs = arg_num("fthrash", "-p", optarg, 1, 64); break;
@@ -104,6 +120,7 @@ int main(int argc, char **argv)
 		case 'n': passes = arg_num("fthrash", "-n", optarg, 1, 1 << 20); break;
 		case 'f': first = arg_num("fthrash", "-f", optarg, 0, 1 << 20); break;
 		case 'r': scramble = 1; break;
+		case 'C': cold = 1; break;
 		case 'c': make = 1; break;
 		default: usage("unknown option");
 		}
