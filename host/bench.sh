@@ -127,7 +127,7 @@ echo "$configs" > "$out/configs"
 	echo "command: host/bench.sh $args"
 	echo "kernel: $(sed -n 's/^VERSION = //p;s/^PATCHLEVEL = //p;s/^SUBLEVEL = //p' "$top/build/linux/Makefile" | paste -sd.)" \
 		"(Debian $(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo '?')) + patches/${experiments:+ + patches/experiments/}"
-	echo "guest: $mem MB RAM, 2 vCPUs (QEMU TCG), swap on $swap${cgroup:+, jobs in a memory cgroup without a limit}"
+	echo "guest: $mem MB RAM, 2 vCPUs (QEMU TCG), swap on $swap$([ $swap = disk ] || echo ' (qsbench -d 4: compressible data)')${cgroup:+, jobs in a memory cgroup without a limit}"
 	if [ -n "$seed" ]; then echo "order: shuffled per repetition, seed $seed"
 	else echo "order: a Williams design per repetition (a Latin square balanced for carryover)"; fi
 	echo "date: $(date -u +%Y-%m-%d)"
