@@ -2,7 +2,7 @@
 /*
  * The priority policy (vm.swap_token_policy = 1) under real pressure.  T1
  * and T2 cycle over 60% of RAM each, beside a third of RAM that a child
- * keeps locked; whichever holds the token, once it has three quarters of
+ * keeps locked; whichever holds the token, once it has two thirds of
  * its memory resident, is stopped (SIGSTOP): it keeps the token and takes
  * no more faults, while the other keeps faulting.  The locked third keeps
  * the other short of memory even once the stopped holder's memory is gone:
@@ -74,7 +74,7 @@ struct phase {
 };
 
 /*
- * Wait until T1 or T2 holds the token with three quarters of its mb MB
+ * Wait until T1 or T2 holds the token with two thirds of its mb MB
  * resident, stop the holder, and trace until the other one takes the token
  * (at most WAIT_MAX_S), then let the holder go on.
  */
@@ -91,10 +91,10 @@ static void phase_run(struct phase *ph, const char *name, const pid_t *t, long m
 		if (holder != t[0] && holder != t[1])
 			continue;
 		rss = pid_status_kb(holder, "VmRSS");
-		if (rss >= mb * 1024 * 3 / 4)
+		if (rss >= mb * 1024 * 2 / 3)
 			break;
 	}
-	if ((holder != t[0] && holder != t[1]) || rss < mb * 1024 * 3 / 4)
+	if ((holder != t[0] && holder != t[1]) || rss < mb * 1024 * 2 / 3)
 		ksft_exit_fail_msg("%s: neither T1 nor T2 held the token with its memory resident in 90 s\n",
 				   name);
 	other = holder == t[0] ? t[1] : t[0];
