@@ -257,6 +257,8 @@ END {
 	title["hogint"] = "hog (1.1 x RAM) + interactive (32 MB, wakes every 2 s, 15 times)"
 	title["fit"] = "no pressure: qsbench, 2 processes, 0.6 x RAM in total"
 	title["fitfile"] = "no pressure: file-backed, scrambled, 2 processes, 0.6 x RAM in total, 2 passes"
+	title["sort2"] = "real programs: GNU sort, 2 instances in memory, 1.2 x RAM together"
+	title["sqlite2"] = "real programs: SQLite building an index, 2 instances in memory, 1.2 x RAM together"
 	title["faults"] = "no pressure, a major fault per page: file-backed from a cold cache (MADV_RANDOM, the cache dropped after each pass), 2 processes, 0.6 x RAM in total, 3 passes"
 	title["huge"] = "qsbench, one big process (0.8 x RAM) and three small ones (0.25 x RAM each)"
 	title["cg2"] = "two memory cgroups limited to 0.35 x RAM each, qsbench with 2 processes in each, 1.2 x its limit"

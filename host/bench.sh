@@ -9,7 +9,7 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-all_scenarios="qs2 qs4 qs8 file stream hogint huge cg2 fit fitfile faults"
+all_scenarios="qs2 qs4 qs8 file stream hogint huge cg2 sort2 sqlite2 fit fitfile faults"
 all_configs="classic-off classic-on mglru-off mglru-on mglru-ttl"
 # Also known, not run by default: the token without its size limit; the
 # token off a second time, as a separate run (the A/A comparison that
@@ -109,7 +109,22 @@ case " $configs " in
 esac
 
 scratch=
-case " $scenarios " in *" file "*|*" fitfile "*|*" faults "*|*" stream "*) scratch="--scratch 1024" ;; esac
+case " $scenarios " in
+*" file "*|*" fitfile "*|*" faults "*|*" stream "*|*" sort2 "*|*" sqlite2 "*) scratch="--scratch 1024" ;;
+esac
+# The real programs (sort2, sqlite2: guest/jobs/real), from this machine's
+# Debian packages, with the libraries they load at the same paths.
+real=
+case " $scenarios " in
+*" sort2 "*|*" sqlite2 "*)
+	for p in /usr/bin/sort /usr/bin/sqlite3; do
+		[ -x $p ] || die "$p is missing (make deps installs it)"
+		real="$real --add $p:/opt/real/${p##*/}"
+		for l in $(ldd $p | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' | sort -u); do
+			real="$real --add $l:$l"
+		done
+	done ;;
+esac
 # Generous: a thrashing run takes about a minute here; a hung guest still fails.
 nsc=$(echo $scenarios | wc -w) ncf=$(echo $configs | wc -w)
 timeout=$((300 + nsc * (ncf + 8) * 150))
@@ -128,6 +143,7 @@ echo "$configs" > "$out/configs"
 	echo "kernel: $(sed -n 's/^VERSION = //p;s/^PATCHLEVEL = //p;s/^SUBLEVEL = //p' "$top/build/linux/Makefile" | paste -sd.)" \
 		"(Debian $(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo '?')) + patches/${experiments:+ + patches/experiments/}"
 	echo "guest: $mem MB RAM, 2 vCPUs (QEMU TCG), swap on $swap$([ $swap = disk ] || echo ' (qsbench -d 4: compressible data)')${cgroup:+, jobs in a memory cgroup without a limit}"
+	[ -z "$real" ] || echo "real programs: $(/usr/bin/sort --version | head -n 1), SQLite $(/usr/bin/sqlite3 --version | cut -d' ' -f1)"
 	if [ -n "$seed" ]; then echo "order: shuffled per repetition, seed $seed"
 	else echo "order: a Williams design per repetition (a Latin square balanced for carryover)"; fi
 	echo "date: $(date -u +%Y-%m-%d)"
@@ -144,7 +160,8 @@ cr=$(printf '\r')
 for r in $(seq "$reps"); do
 	log=$out/raw/rep$r.log
 	: > "$log"
-	sh "$top/host/run-qemu.sh" --quiet --mem "$mem" --swap "$swap" --lru mglru $scratch \
+	# shellcheck disable=SC2086
+	sh "$top/host/run-qemu.sh" --quiet --mem "$mem" --swap "$swap" --lru mglru $scratch $real \
 		${experiments:+--kernel "$top/build/kbuild-exp/arch/x86/boot/bzImage"} \
 		--timeout "$timeout" --log "$log" --append kunit.enable=0 \
 		--job "bench -r $r -c '$configs' $cgroup ${seed:+-S $seed} $scenarios" 2> "$out/raw/rep$r.err" &

@@ -5,7 +5,7 @@ set -eu
 
 PKGS="linux-source-6.12 make gcc libc6-dev bc bison flex libelf-dev libssl-dev
 cpio xz-utils gzip git perl python3 python3-ply python3-git qemu-system-x86 busybox-static ccache
-gnuplot-nox coreutils binutils"
+gnuplot-nox coreutils binutils sqlite3"
 
 missing=
 for p in $PKGS; do
