@@ -4,6 +4,7 @@
 # comparisons with their bootstrap intervals, the verdict on the targets, the
 # failed runs and the order of the runs; also printed) and PNG plots:
 # DIR/time.png (every scenario relative to its serial floor),
+# DIR/sweep.png (the overcommit sweep, if it ran),
 # DIR/headline.png (the qs2 times) and DIR/timeline-qs2.png,
 # DIR/timeline-hogint.png (resident memory of each process, token holder
 # marked).  A configuration with no finished run (every run OOM-killed, say)
@@ -285,6 +286,10 @@ END {
 			fls = fls " " fl[s, FR[j]]; V[s, "floor", FR[j], "time"] = fl[s, FR[j]]
 		}
 		floor[s] = median(fls)
+		if (!(s in title) && s ~ /^sweep-/) {
+			split(s, sw, "-")
+			title[s] = sprintf("overcommit sweep: qsbench, %d processes, %.1f x RAM in total", sw[2], sw[3] / 100)
+		}
 		printf "## %s: %s\n\n", s, title[s]
 		if (s == "hogint") {
 			floor50[s] = median(L[s, "floor", "p50"]); floor99[s] = median(L[s, "floor", "p99"])
@@ -651,6 +656,46 @@ plot "plot-headline.dat" using (idx(strcol(1))):(\$3 > 0 ? \$2 : 1/0) with point
      "plot-headline.dat" using (idx(strcol(1))):(\$3 > 0 ? 1/0 : \$2) with points pt 2 ps 1.5 lw 2 title "failed run (OOM kill)"$floorline
 GNUPLOT
 esac
+
+# sweep.png: the overcommit sweep (scenarios sweep-N-PCT), time relative to
+# the serial floor against the overcommit, a line per configuration and
+# number of processes (colour: configuration; point and dash: processes),
+# bars min-max; a cross at the bottom where no run finished.
+awk -v scenarios="$scenarios" -v configs="$configs" '
+	BEGIN { split(scenarios, S, " "); nc = split(configs, C, " ") }
+	S[$1] ~ /^sweep-/ { split(S[$1], w, "-"); key = $2 " " w[2]; x[key] = x[key] sprintf("%g %s %s %s %d\n", w[3] / 100, $3, $4, $5, $3 == "NaN"); n[w[2]] = 1 }
+	END {
+		for (j = 1; j <= nc; j++) for (p = 1; p <= 64; p++) if ((j " " p) in x) {
+			printf "%s\n\n", x[j " " p] > "/dev/stdout"
+			titles = titles sprintf(" %s,%dp", C[j], p); cols = cols " " j
+			k = 0; for (q = 1; q <= p; q++) if (q in n) k++
+			pts = pts " " k
+		}
+		print titles > "/dev/stderr"; print cols > "/dev/stderr"; print pts > "/dev/stderr"
+	}' "$dir/plot-time.dat" > "$dir/plot-sweep.dat" 2> "$dir/plot-sweep.keys"
+if [ -s "$dir/plot-sweep.dat" ]; then
+	draw sweep.png <<GNUPLOT
+set terminal pngcairo size 1000,600 font ",11"
+set output "sweep.png"
+set title "Overcommit sweep: median time relative to the serial floor (bars: min-max)"
+set xlabel "memory the processes need together / RAM"
+set ylabel "time / serial floor"
+set key outside right
+set grid
+set xrange [1.1:2.6]
+set yrange [0:*]
+T = system("sed -n 1p plot-sweep.keys")
+C = system("sed -n 2p plot-sweep.keys")
+P = system("sed -n 3p plot-sweep.keys")
+plot for [b = 1:words(T)] "plot-sweep.dat" index (b - 1) using 1:2:3:4 with yerrorlines \
+	lc int(word(C, b)) pt int(word(P, b)) + 4 dt int(word(P, b)) lw 2 title word(T, b), \
+     for [b = 1:words(T)] "plot-sweep.dat" index (b - 1) using 1:(\$5 > 0 ? 0.1 : 1/0) with points \
+	lc int(word(C, b)) pt 2 ps 2 lw 2 notitle, \
+     1 with lines dt 2 lw 2 lc rgb "black" title "serial floor", \
+     1.3 with lines dt 3 lw 1 lc rgb "red" title "target with the token", \
+     NaN with points pt 2 ps 2 lw 2 lc rgb "black" title "no finished run (x at 0.1)"
+GNUPLOT
+fi
 
 # timeline S TITLE: from the first repetition of scenario S, one data file
 # per configuration with a block per process (gnuplot 'index': seconds, MB,

@@ -18,6 +18,11 @@ all_configs="classic-off classic-on mglru-off mglru-on mglru-ttl"
 # the job's processes in turn while memory is full-stalled); and the
 # priority policy of 2.6.20 (X-prio), an experiment that only the kernel
 # with patches/experiments has (--experiments).
+# The overcommit sweep (--sweep): qsbench over 1.2 to 2.5 x RAM in total,
+# split over 2, 4 and 8 processes, where each is at most 70% of RAM (below
+# the token's size limit, 75%, so that the token may serve each of them):
+# sweep-N-PCT is N processes, PCT% of RAM together.
+sweep_scenarios="sweep-2-120 sweep-4-120 sweep-4-150 sweep-4-200 sweep-4-250 sweep-8-120 sweep-8-150 sweep-8-200 sweep-8-250"
 more_configs="classic-nolimit mglru-nolimit classic-psi mglru-psi classic-prio mglru-prio classic-off2 mglru-off2"
 usage() {
 	cat <<USAGE
@@ -25,7 +30,12 @@ usage: $0 [options]
   --full              every scenario ($all_scenarios),
                       and an A/A run: mglru-off2 (or X-off2 for the first
                       X-off configuration) added unless an -off2 is given
-  --scenarios LIST    scenarios to run (default: qs2, the headline)
+  --scenarios LIST    scenarios to run (default: qs2, the headline);
+                      sweep-N-PCT is qsbench with N processes over PCT% of
+                      RAM in total (N 2-16, PCT 100-400, each process at
+                      most 70% of RAM)
+  --sweep             the overcommit sweep: $sweep_scenarios
+                      (added to --scenarios, or alone); sweep.png plots it
   --configs LIST      configurations (default: $all_configs;
                       also known: $more_configs)
   --reps N            repetitions, each in a fresh guest (default 3; at
@@ -55,11 +65,12 @@ in_list() { case " $2 " in *" $1 "*) return 0 ;; esac; return 1; }
 
 args="$*"
 scenarios=qs2 configs=$all_configs reps=3 swap=disk mem=256 out=$top/build/bench cgroup= full= seed=
-experiments=
+experiments= sweep= given=
 while [ $# -gt 0 ]; do
 	opt=$1
 	case $opt in
 	--full) scenarios=$all_scenarios full=1; shift; continue ;;
+	--sweep) sweep=1; shift; continue ;;
 	--cgroup) cgroup=-g; shift; continue ;;
 	--experiments) experiments=1; shift; continue ;;
 	-h|--help) usage ;;
@@ -68,7 +79,7 @@ while [ $# -gt 0 ]; do
 	esac
 	val=$2; shift 2
 	case $opt in
-	--scenarios) scenarios=$val ;;
+	--scenarios) scenarios=$val given=1 ;;
 	--configs) configs=$val ;;
 	--reps) case $val in ''|*[!0-9]*|0) die "--reps needs a positive number, got '$val'" ;; esac; reps=$val ;;
 	--swap) case $val in disk|zram) swap=$val ;; *) die "--swap must be disk or zram, got '$val'" ;; esac ;;
@@ -80,9 +91,26 @@ while [ $# -gt 0 ]; do
 	*) echo "bench: unknown option '$opt'" >&2; usage ;;
 	esac
 done
+if [ -n "$sweep" ]; then
+	if [ -n "$given$full" ]; then scenarios="$scenarios $sweep_scenarios"; else scenarios=$sweep_scenarios; fi
+fi
 [ -n "$scenarios" ] || die "no scenario given"
 [ -n "$configs" ] || die "no configuration given"
-for s in $scenarios; do in_list "$s" "$all_scenarios" || die "unknown scenario '$s' (known: $all_scenarios)"; done
+for s in $scenarios; do
+	case $s in
+	sweep-*)
+		n=${s#sweep-} pct=${s##*-}
+		n=${n%-*}
+		case $s in sweep-*-*-*|sweep-*-) n=x ;; esac
+		case $n$pct in ''|*[!0-9]*) die "bad sweep point '$s' (sweep-N-PCT, for example sweep-4-200)" ;; esac
+		[ "$n" -ge 2 ] && [ "$n" -le 16 ] && [ "$pct" -ge 100 ] && [ "$pct" -le 400 ] ||
+			die "sweep point '$s': N must be 2-16 and PCT 100-400"
+		[ $((pct * 10 / n)) -le 700 ] ||
+			die "sweep point '$s': each process would be $((pct / n))% of RAM, above the 70% the sweep allows"
+		;;
+	*) in_list "$s" "$all_scenarios" || die "unknown scenario '$s' (known: $all_scenarios, sweep-N-PCT)" ;;
+	esac
+done
 for c in $configs; do
 	in_list "$c" "$all_configs $more_configs" ||
 		die "unknown configuration '$c' (known: $all_configs $more_configs)"
@@ -126,7 +154,13 @@ case " $scenarios " in
 	done ;;
 esac
 # Generous: a thrashing run takes about a minute here; a hung guest still fails.
-nsc=$(echo $scenarios | wc -w) ncf=$(echo $configs | wc -w)
+# A sweep point at 2 x RAM or more counts three times.
+nsc=0
+for s in $scenarios; do
+	case $s in sweep-*) [ "${s##*-}" -lt 200 ] || nsc=$((nsc + 2)) ;; esac
+	nsc=$((nsc + 1))
+done
+ncf=$(echo $configs | wc -w)
 timeout=$((300 + nsc * (ncf + 8) * 150))
 
 if [ -n "$experiments" ]; then

@@ -20,7 +20,7 @@ expect() {	# expect FILE PATTERN: FILE has a line matching PATTERN
 }
 
 echo "TAP version 13"
-echo "1..28"
+echo "1..29"
 
 # 1. The runner rejects a bad option, naming it.
 $run --mem lots > "$out/badopt.out" 2>&1
@@ -352,6 +352,22 @@ rc2=$?
 	expect "$out/novary.out" "^FAIL fake vs other: alpha.first point with 1MB: success in fake, missing in other$" &&
 	expect "$out/novary.out" "^FAIL fake vs other: alpha.first point with 2MB: missing in fake, success in other$"
 result $? "compared boots: a point named by a 'vary' pattern is compared under it (exit $rc1, $rc2)"
+# 26c. The overcommit sweep: sweep-N-PCT scenarios get their titles and
+# sweep.png (a point with no finished run marked, not dropped); a sweep
+# point outside the grid's rules is refused, naming it.
+rm -rf "$out/bench-sweep"
+cp -r "$fix/bench-sweep" "$out/bench-sweep"
+sh "$top/host/bench-report.sh" "$out/bench-sweep" > "$out/bench-sweep.out" 2>&1
+rc1=$?
+sh "$top/host/bench.sh" --scenarios "qs2 sweep-2-200" > "$out/bench-badsweep.out" 2>&1
+rc2=$?
+[ $rc1 = 0 ] && [ $rc2 = 2 ] &&
+	expect "$out/bench-sweep.out" "^## sweep-4-250: overcommit sweep: qsbench, 4 processes, 2.5 x RAM in total$" &&
+	expect "$out/bench-sweep/plot-sweep.dat" "^2.5 NaN NaN NaN 1$" &&
+	expect "$out/bench-sweep/plot-sweep.dat" "^1.5 1.247 1.231 1.262 0$" &&
+	[ -s "$out/bench-sweep/sweep.png" ] &&
+	expect "$out/bench-badsweep.out" "sweep point 'sweep-2-200': each process would be 100% of RAM, above the 70% the sweep allows"
+result $? "bench: the overcommit sweep's report and plot, and a refused sweep point (exit $rc1, $rc2)"
 # 27. A kernel message printed on the marker's line (the serial console
 # interleaves them) does not hide the guest's results: the canned log with
 # '#### guest-up' followed by kernel text on the same line still passes.
