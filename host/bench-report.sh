@@ -509,7 +509,8 @@ FNR == 1 {
 { sub(/\r$/, "") }
 $1 == "####" && $2 == "bench-order" {
 	order[rep] = sprintf("| %s | %s |", kv($5), substr($0, index($0, $5) + length($5) + 1))
-	t = kv($5); sub(/:.*/, "", t); by[t]++
+	# A merged log holds one line per part: the repetition counts once.
+	t = kv($5); sub(/:.*/, "", t); if (!((rep, t) in byrep)) by[t]++; byrep[rep, t] = 1
 }
 $1 == "####" && $2 == "bench-start" { inrun = 1; oomline = errline = ""; next }
 $1 == "####" && $2 == "bench" {
@@ -741,11 +742,17 @@ timeline qs2 "Headline (qs2)"
 timeline hogint "hog + interactive"
 echo "bench: wrote $md, $tsv and the plots $(cd "$dir" && ls *.png | tr '\n' ' ')"
 
+# Each scenario must have a run per configuration in each repetition that
+# DIR/plan lists for it (every repetition without a plan).
 status=0
-awk -F '\t' -v reps="$(ls "$dir"/raw/rep*.log | wc -l)" -v scenarios="$scenarios" -v configs="$configs" '
+plan=
+[ ! -f "$dir/plan" ] || plan=$(awk '{ printf "%s %d ", $1, NF - 1 }' "$dir/plan")
+awk -F '\t' -v reps="$(ls "$dir"/raw/rep*.log | wc -l)" -v scenarios="$scenarios" -v configs="$configs" -v plan="$plan" '
 	NR > 1 { n[$1, $2]++; if ($4 != 0 && $10 == 0) bad++ }
 	END { ns = split(scenarios, S, " "); nc = split(configs, C, " ")
-	      for (i = 1; i <= ns; i++) for (j = 1; j <= nc; j++) if (n[S[i], C[j]] < reps) { missing++ }
+	      np = split(plan, P, " "); for (i = 1; i < np; i += 2) want[P[i]] = P[i + 1]
+	      for (i = 1; i <= ns; i++) for (j = 1; j <= nc; j++)
+		if (n[S[i], C[j]] < (S[i] in want ? want[S[i]] : reps)) { missing++ }
 	      if (bad || missing) { printf "bench: %d runs failed without an OOM kill, %d run sets incomplete\n", bad, missing; exit 1 } }' "$tsv" || status=1
 [ -z "$plotfail" ] || { echo "bench: gnuplot failed on:$plotfail" >&2; status=2; }
 exit $status

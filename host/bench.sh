@@ -43,6 +43,10 @@ usage: $0 [options]
                       balanced order a multiple of the rows of the
                       Williams design: the number of configurations if
                       it is even, twice that if it is odd)
+  --first-rep N       number the repetitions from N (default 1): a later
+                      part of a run made in parts (host/bench-merge.sh)
+                      goes on where the earlier one stopped, in the
+                      Williams design too
   --shuffle SEED      shuffle the order of the configurations in each
                       repetition, seeded by SEED (a number) and the
                       repetition (default: a Williams design, repetition
@@ -64,7 +68,7 @@ die() { echo "bench: $*" >&2; exit 2; }
 in_list() { case " $2 " in *" $1 "*) return 0 ;; esac; return 1; }
 
 args="$*"
-scenarios=qs2 configs=$all_configs reps=3 swap=disk mem=256 out=$top/build/bench cgroup= full= seed=
+scenarios=qs2 configs=$all_configs reps=3 first=1 swap=disk mem=256 out=$top/build/bench cgroup= full= seed=
 experiments= sweep= given=
 while [ $# -gt 0 ]; do
 	opt=$1
@@ -82,6 +86,7 @@ while [ $# -gt 0 ]; do
 	--scenarios) scenarios=$val given=1 ;;
 	--configs) configs=$val ;;
 	--reps) case $val in ''|*[!0-9]*|0) die "--reps needs a positive number, got '$val'" ;; esac; reps=$val ;;
+	--first-rep) case $val in ''|*[!0-9]*|0) die "--first-rep needs a positive number, got '$val'" ;; esac; first=$val ;;
 	--swap) case $val in disk|zram) swap=$val ;; *) die "--swap must be disk or zram, got '$val'" ;; esac ;;
 	--mem) case $val in ''|*[!0-9]*) die "--mem needs a number of MB, got '$val'" ;; esac
 	       [ "$val" -ge 128 ] || die "--mem must be at least 128"; mem=$val ;;
@@ -172,6 +177,10 @@ mkdir -p "$out/raw"
 rm -f "$out"/raw/*.log
 echo "$scenarios" > "$out/scenarios"
 echo "$configs" > "$out/configs"
+# The repetitions each scenario must have: host/bench-report.sh counts a
+# scenario short of one as incomplete (several parts merge their plans).
+last=$((first + reps - 1))
+for s in $scenarios; do echo "$s $(seq "$first" "$last" | paste -sd' ')"; done > "$out/plan"
 {
 	echo "command: host/bench.sh $args"
 	echo "kernel: $(sed -n 's/^VERSION = //p;s/^PATCHLEVEL = //p;s/^SUBLEVEL = //p' "$top/build/linux/Makefile" | paste -sd.)" \
@@ -181,17 +190,18 @@ echo "$configs" > "$out/configs"
 	if [ -n "$seed" ]; then echo "order: shuffled per repetition, seed $seed"
 	else echo "order: a Williams design per repetition (a Latin square balanced for carryover)"; fi
 	echo "date: $(date -u +%Y-%m-%d)"
-	# The project's commit, and the series it holds, so that results of runs
-	# made in parts can be told apart and merged only when they match.
+	# The project's commit, and the series it holds (its patches, not the
+	# cover letter's prose), so that results of runs made in parts can be
+	# told apart and merged only when they match (host/bench-merge.sh).
 	echo "commit: $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$top" diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')," \
-		"patches/: $(cat "$top"/patches/*.patch | sha256sum | cut -c1-12)${experiments:+, patches/experiments/: $(cat "$top"/patches/experiments/*.patch | sha256sum | cut -c1-12)}"
+		"patches/: $(ls "$top"/patches/*.patch | grep -v '/0000-' | xargs cat | sha256sum | cut -c1-12)${experiments:+, patches/experiments/: $(cat "$top"/patches/experiments/*.patch | sha256sum | cut -c1-12)}"
 } > "$out/setup"
 echo "bench: $reps repetition(s) of: $scenarios; configurations: $configs"
 
 start=$(date +%s)
 failed=0
 cr=$(printf '\r')
-for r in $(seq "$reps"); do
+for r in $(seq "$first" "$last"); do
 	log=$out/raw/rep$r.log
 	: > "$log"
 	# shellcheck disable=SC2086
@@ -209,9 +219,9 @@ for r in $(seq "$reps"); do
 		esac
 		el=$(($(date +%s) - start))
 		case $a in
-		bench-order) echo "bench: rep $r/$reps order: $(echo "$d $e" | sed 's/^by=//')" ;;
+		bench-order) echo "bench: rep $r/$last order: $(echo "$d $e" | sed 's/^by=//')" ;;
 		bench-start) printf 'bench: [%2d:%02d] rep %s/%s  %-8s %-12s ... ' \
-			$((el / 60)) $((el % 60)) "$r" "$reps" "${b#s=}" "${c#c=}" ;;
+			$((el / 60)) $((el % 60)) "$r" "$last" "${b#s=}" "${c#c=}" ;;
 		bench) echo "$e" | sed 's/^rc=\([0-9]*\) time=\([0-9.]*\) .* oom=\([0-9]*\) taken=\([0-9]*\).*/\2 s, \4 token handoffs, \3 OOM kills, exit \1/' ;;
 		esac
 	done

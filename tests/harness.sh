@@ -20,7 +20,7 @@ expect() {	# expect FILE PATTERN: FILE has a line matching PATTERN
 }
 
 echo "TAP version 13"
-echo "1..29"
+echo "1..30"
 
 # 1. The runner rejects a bad option, naming it.
 $run --mem lots > "$out/badopt.out" 2>&1
@@ -368,6 +368,34 @@ rc2=$?
 	[ -s "$out/bench-sweep/sweep.png" ] &&
 	expect "$out/bench-badsweep.out" "sweep point 'sweep-2-200': each process would be 100% of RAM, above the 70% the sweep allows"
 result $? "bench: the overcommit sweep's report and plot, and a refused sweep point (exit $rc1, $rc2)"
+# 26d. A run made in parts: the canned sweep split by scenario into two
+# parts merges into the same tables as the whole; parts from two series,
+# or with the same repetition of a scenario, are refused, naming why.
+m=$out/merge
+rm -rf "$m"
+for part in a b; do mkdir -p "$m/$part/raw"; cp "$fix/bench-sweep/setup" "$fix/bench-sweep/configs" "$m/$part/"; done
+echo "sweep-2-120 sweep-4-150" > "$m/a/scenarios"
+echo "sweep-4-250" > "$m/b/scenarios"
+grep -v 250 "$fix/bench-sweep/plan" > "$m/a/plan"
+grep 250 "$fix/bench-sweep/plan" > "$m/b/plan"
+for r in 1 2; do
+	grep -v "s=sweep-4-250" "$fix/bench-sweep/raw/rep$r.log" > "$m/a/raw/rep$r.log"
+	grep -v "s=sweep-2-120\|s=sweep-4-150" "$fix/bench-sweep/raw/rep$r.log" > "$m/b/raw/rep$r.log"
+done
+sh "$top/host/bench-merge.sh" "$m/ab" "$m/a" "$m/b" > "$m/ab.out" 2>&1
+rc1=$?
+sh "$top/host/bench-merge.sh" "$m/aa" "$m/a" "$m/a" > "$m/aa.out" 2>&1
+rc2=$?
+sed -i 's/patches\/: [0-9a-f]*/patches\/: ffffffffffff/' "$m/b/setup"
+sh "$top/host/bench-merge.sh" "$m/ab2" "$m/a" "$m/b" > "$m/ab2.out" 2>&1
+rc3=$?
+[ $rc1 = 0 ] && [ $rc2 = 2 ] && [ $rc3 = 2 ] &&
+	sed -n '/^## sweep/,$p' "$m/ab/results.md" > "$m/ab.tables" &&
+	sed -n '/^## sweep/,$p' "$out/bench-sweep/results.md" > "$m/whole.tables" &&
+	cmp -s "$m/ab.tables" "$m/whole.tables" && [ -s "$m/ab/sweep.png" ] &&
+	expect "$m/aa.out" "repetition 1 of scenario sweep-2-120 is in two parts" &&
+	expect "$m/ab2.out" "made from another series"
+result $? "bench runs in parts merge into the report of the whole; mismatched parts are refused (exit $rc1, $rc2, $rc3)"
 # 27. A kernel message printed on the marker's line (the serial console
 # interleaves them) does not hide the guest's results: the canned log with
 # '#### guest-up' followed by kernel text on the same line still passes.
