@@ -108,7 +108,7 @@ series: tree
 checkpatch: tree
 	@sh host/checkpatch.sh
 
-experiments: tree initramfs $(B)/guest/experiments/token_priority
+experiments: tree initramfs $(patsubst guest/experiments/%.c,$(B)/guest/experiments/%,$(wildcard guest/experiments/*.c))
 	@sh host/experiments.sh check
 
 clean:

@@ -61,8 +61,8 @@ summary=$(awk -F '\t' -v scenarios="$scenarios" -v configs="$configs" -v setup="
 	-v plot="$dir/plot-time.dat" -v floorcfg="$floorcfg" "$stats_awk"'
 # base(c): the configuration c is measured against: its LRU with the token
 # off (X-off2, the A/A run, too; mglru-ttl: mglru-off); none for -off;
-# X-prio, the experiment: X-on, the policy of the series.
-function base(c) { if (c ~ /-off$/ || c == "floor") return ""; if (c ~ /-prio$/) { sub(/-prio$/, "-on", c); return c }; sub(/-[a-z]+[0-9]*$/, "-off", c); return c }
+# X-prio and X-wait, the experiments: X-on, the series.
+function base(c) { if (c ~ /-off$/ || c == "floor") return ""; if (c ~ /-(prio|wait)$/) { sub(/-[a-z]+$/, "-on", c); return c }; sub(/-[a-z]+[0-9]*$/, "-off", c); return c }
 function inc(c) { return index(" " configs " ", " " c " ") > 0 }	# c is in this run
 function add(key, val) { if (val != "-" && val != "") L[key] = L[key] " " val }
 function ratio(a, b) { return (b + 0 > 0 && a != "nan" && b != "nan") ? sprintf("%.2f", a / b) : "-" }
@@ -269,7 +269,7 @@ END {
 	print "and empty swap. *x floor*: time / serial floor (each job alone, times summed)."
 	print "*vs off*: median / median of the same LRU with the token off (mglru-ttl: vs"
 	print "mglru-off; X-off2, the token off again in the same boots: vs X-off, the A/A;"
-	print "X-prio, the experiment: vs X-on, the policy of the series)."
+	print "X-prio and X-wait, the experiments: vs X-on, the series)."
 	print "Faults and swap are counts per run (pages), PSI is memory *full* time."
 	print "A failed run (a process OOM-killed or a wrong result) is counted in *runs* and"
 	print "*OOM kills* but left out of these medians. The verdicts on the targets rest on"

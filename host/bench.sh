@@ -15,15 +15,17 @@ all_configs="classic-off classic-on mglru-off mglru-on mglru-ttl"
 # token off a second time, as a separate run (the A/A comparison that
 # measures the noise of a run; --full adds mglru-off2); the userspace peer
 # (X-psi: the token off, guest/workloads/psifreeze freezing all but one of
-# the job's processes in turn while memory is full-stalled); and the
-# priority policy of 2.6.20 (X-prio), an experiment that only the kernel
-# with patches/experiments has (--experiments).
+# the job's processes in turn while memory is full-stalled); and two
+# experiments that only the kernel with patches/experiments has
+# (--experiments): the priority policy of 2.6.20 (X-prio), and other
+# processes' faults waiting 20 ms while the holder pages in (X-wait,
+# vm.swap_token_wait_ms).
 # The overcommit sweep (--sweep): qsbench over 1.2 to 2.5 x RAM in total,
 # split over 2, 4 and 8 processes, where each is at most 70% of RAM (below
 # the token's size limit, 75%, so that the token may serve each of them):
 # sweep-N-PCT is N processes, PCT% of RAM together.
 sweep_scenarios="sweep-2-120 sweep-4-120 sweep-4-150 sweep-4-200 sweep-4-250 sweep-8-120 sweep-8-150 sweep-8-200 sweep-8-250"
-more_configs="classic-nolimit mglru-nolimit classic-psi mglru-psi classic-prio mglru-prio classic-off2 mglru-off2"
+more_configs="classic-nolimit mglru-nolimit classic-psi mglru-psi classic-prio mglru-prio classic-wait mglru-wait classic-off2 mglru-off2"
 usage() {
 	cat <<USAGE
 usage: $0 [options]
@@ -61,6 +63,7 @@ usage: $0 [options]
   --experiments       boot the kernel with patches/experiments applied on
                       top of the series (host/experiments.sh kernel builds
                       it), for every configuration; needed by X-prio
+                      and X-wait
 USAGE
 	exit 2
 }
@@ -122,6 +125,8 @@ for c in $configs; do
 	case $c in
 	*-prio) [ -n "$experiments" ] ||
 		die "$c: the priority policy is an experiment, not in the series; add --experiments" ;;
+	*-wait) [ -n "$experiments" ] ||
+		die "$c: the waits are an experiment, not in the series; add --experiments" ;;
 	esac
 done
 # A full run measures its own noise: the token off twice in each boot.

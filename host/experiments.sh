@@ -1,7 +1,8 @@
 #!/bin/sh
 # The experiments: patches/experiments/, a patch set applied on top of the
 # series only for comparison builds (it is not for merging).  Today it holds
-# the priority policy of 2.6.20 to 3.4 (vm.swap_token_policy = 1).
+# the priority policy of 2.6.20 to 3.4 (vm.swap_token_policy = 1) and
+# other faults waiting while the holder pages in (vm.swap_token_wait_ms).
 #
 # Usage: experiments.sh tree | patches | kernel | check
 #   tree     build/linux-exp: a worktree of build/linux on the branch
@@ -10,9 +11,9 @@
 #            commits not in patches/experiments yet (FORCE=1 drops them)
 #   patches  regenerate patches/experiments/ from those commits
 #   kernel   tree, then build it into build/kbuild-exp (the guest config)
-#   check    kernel, then boot it: its KUnit suite and the experiment's
-#            guest test (guest/experiments/token_priority.c, built by
-#            make); ends with
+#   check    kernel, then boot it: its KUnit suite and the experiments'
+#            guest tests that host/manifest.experiments lists
+#            (guest/experiments/, built by make); ends with
 #            'N passed, N failed' like make check
 set -eu
 
@@ -106,16 +107,21 @@ check() {
 	make_kernel
 	out=$top/build/check-exp
 	mkdir -p "$out"
-	# Built by make (make experiments).
-	test=$top/build/guest/experiments/token_priority
-	make -s -C "$top" "build/guest/experiments/token_priority" >/dev/null
-	echo "experiments: booting $kbuild (KUnit, token_priority)"
+	# The experiments' guest tests that host/manifest.experiments lists,
+	# built by make (make experiments).
+	tests=$(awk '$1 == "exp" && $2 == "test" { print $3 }' "$top/host/manifest.experiments")
+	adds=
+	for t in $tests; do
+		make -s -C "$top" "build/guest/experiments/$t" >/dev/null
+		adds="$adds --add $top/build/guest/experiments/$t:/usr/lib/guest-tests/$t"
+	done
+	echo "experiments: booting $kbuild (KUnit and $(echo $tests))"
 	rc=0
+	# shellcheck disable=SC2086
 	sh "$top/host/run-qemu.sh" --quiet --kernel "$kbuild/arch/x86/boot/bzImage" --lru mglru \
-		--swap disk --timeout 900 --log "$out/exp.log" \
-		--add "$test:/usr/lib/guest-tests/token_priority" \
+		--swap disk --timeout 1200 --log "$out/exp.log" $adds \
 		--append "guest_test_timeout=600 log_buf_len=1M" \
-		--job "dmesg -n 5; run-tests token_priority" 2> "$out/exp.err" || rc=$?
+		--job "dmesg -n 5; run-tests $(echo $tests)" 2> "$out/exp.err" || rc=$?
 	echo "$rc" > "$out/exp.log.rc"
 	sh "$top/host/kernel-reports.sh" --tap "$out/exp.log" > "$out/kernel-reports.tap" || true
 	python3 "$top/host/results.py" --manifest "$top/host/manifest.experiments" \
