@@ -4,9 +4,10 @@
  * pressure.  Each phase runs two processes that cycle over their memory
  * for 20 s, with the waits at 20 ms:
  *
- *  - two of 60% of RAM each: one holds the token, and the other's major
- *    faults wait (swap_token_waited rises), at most one wait per fault:
- *    no more waits than the major faults of the whole machine meanwhile;
+ *  - two of 60% of RAM each: one holds the token, eviction spares its
+ *    memory, and the other's major faults wait (swap_token_waited
+ *    rises), at most one wait per fault: no more waits than the major
+ *    faults of the whole machine meanwhile;
  *  - one of 90% of RAM, above the size limit (75%), beside one of 30%:
  *    the small one holds the token; the big one, which the token cannot
  *    serve, faults all along but never waits: the waits (of whatever
