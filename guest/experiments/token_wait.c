@@ -74,7 +74,7 @@ int main(void)
 	struct phase two, big, off;
 	long mem;
 
-	mem = token_begin(4, 0, 0);
+	mem = token_begin(5, 0, 0);
 	if (access(TOKEN_WAIT, W_OK))
 		ksft_exit_fail_msg("%s is missing\n", TOKEN_WAIT);
 	must_set(TOKEN_SIZE_LIMIT, 75);
