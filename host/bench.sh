@@ -19,7 +19,9 @@ all_configs="classic-off classic-on mglru-off mglru-on mglru-ttl"
 # experiments that only the kernel with patches/experiments has
 # (--experiments): the priority policy of 2.6.20 (X-prio), and other
 # processes' faults waiting 20 ms while the holder pages in (X-wait,
-# vm.swap_token_wait_ms).
+# vm.swap_token_wait_ms).  X-tS is the token with vm.swap_token_timeout_ms
+# set to S seconds (for example classic-t15): the timeout's default against
+# shorter ones.
 # The overcommit sweep (--sweep): qsbench over 1.2 to 2.5 x RAM in total,
 # split over 2, 4 and 8 processes, where each is at most 70% of RAM (below
 # the token's size limit, 75%, so that the token may serve each of them):
@@ -39,7 +41,8 @@ usage: $0 [options]
   --sweep             the overcommit sweep: $sweep_scenarios
                       (added to --scenarios, or alone); sweep.png plots it
   --configs LIST      configurations (default: $all_configs;
-                      also known: $more_configs)
+                      also known: $more_configs,
+                      and X-tS: the token with a timeout of S seconds)
   --reps N            repetitions, each in a fresh guest (default 3; at
                       least 5 for a verdict on a target; for a fully
                       balanced order a multiple of the rows of the
@@ -120,8 +123,14 @@ for s in $scenarios; do
 	esac
 done
 for c in $configs; do
-	in_list "$c" "$all_configs $more_configs" ||
-		die "unknown configuration '$c' (known: $all_configs $more_configs)"
+	case $c in
+	classic-t[0-9]*|mglru-t[0-9]*)
+		t=${c#*-t}
+		case $t in ''|*[!0-9]*|0*) die "bad configuration '$c' (X-tS: the token with a timeout of S seconds, 1-3600)" ;; esac
+		[ "$t" -le 3600 ] || die "configuration '$c': the timeout may be at most 3600 seconds" ;;
+	*) in_list "$c" "$all_configs $more_configs" ||
+		die "unknown configuration '$c' (known: $all_configs $more_configs, X-tS)" ;;
+	esac
 	case $c in
 	*-prio) [ -n "$experiments" ] ||
 		die "$c: the priority policy is an experiment, not in the series; add --experiments" ;;

@@ -83,14 +83,17 @@ sh "$top/host/bench.sh" --configs "mglru-on mglru-prio" > "$out/bench-badexp.out
 rc5=$?
 sh "$top/host/bench.sh" --configs "mglru-on mglru-psi" --cgroup > "$out/bench-badpsi.out" 2>&1
 rc6=$?
-[ $rc1 = 2 ] && [ $rc2 = 2 ] && [ $rc3 = 2 ] && [ $rc4 = 2 ] && [ $rc5 = 2 ] && [ $rc6 = 2 ] &&
+sh "$top/host/bench.sh" --configs "mglru-ttl classic-t0" > "$out/bench-badtmo.out" 2>&1
+rc7=$?
+[ $rc1 = 2 ] && [ $rc2 = 2 ] && [ $rc3 = 2 ] && [ $rc4 = 2 ] && [ $rc5 = 2 ] && [ $rc6 = 2 ] && [ $rc7 = 2 ] &&
 	expect "$out/bench-badopt.out" "--reps needs a positive number, got '0'" &&
 	expect "$out/bench-badscen.out" "unknown scenario 'nosuch'" &&
 	expect "$out/bench-badcg.out" "--cgroup: cg2 makes its own cgroups" &&
 	expect "$out/bench-badseed.out" "--shuffle needs a number (the seed), got 'abc'" &&
 	expect "$out/bench-badexp.out" "mglru-prio: the priority policy is an experiment, not in the series; add --experiments" &&
-	expect "$out/bench-badpsi.out" "the -psi configurations run each job in a cgroup of their own: not with --cgroup"
-result $? "bench rejects a bad option, an unknown scenario, cg2 with --cgroup, a bad seed, an experiment without --experiments, -psi with --cgroup (exit $rc1, $rc2, $rc3, $rc4, $rc5, $rc6)"
+	expect "$out/bench-badpsi.out" "the -psi configurations run each job in a cgroup of their own: not with --cgroup" &&
+	expect "$out/bench-badtmo.out" "bad configuration 'classic-t0' (X-tS: the token with a timeout of S seconds, 1-3600)"
+result $? "bench rejects a bad option, an unknown scenario, cg2 with --cgroup, a bad seed, an experiment without --experiments, -psi with --cgroup, a timeout of 0 s (exit $rc1, $rc2, $rc3, $rc4, $rc5, $rc6, $rc7)"
 
 # 11-12. The bench report on canned console logs: medians, floor and ratios
 # as computed by hand (also the huge scenario's small/big finish times), the

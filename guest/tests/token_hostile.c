@@ -42,9 +42,16 @@
 #define TIMEOUT_MS	1500
 #define TIMEOUT_S	(TIMEOUT_MS / 1000.0)
 #define TOLERANCE_S	0.05
-/* Sampling period, and margin past the timeout for the sampling and reclaim in flight. */
+/*
+ * Sampling period, and margin past the timeout for the sampling, reclaim
+ * in flight and jiffies that lag the clock: the guest's periodic tick
+ * loses ticks when TCG is slow to deliver them, and in one make check
+ * boot the traced holds lasted up to 2.0 s against the 1.5 s timeout
+ * (1.6 s at most in the passing boots), with mappings kept 1.82-1.93 s
+ * into one of them.
+ */
 #define SAMPLE_S	0.05
-#define MARGIN_S	0.25
+#define MARGIN_S	0.5
 #define RUN_S		11
 #define RUN_MAX_S	45
 #define MAX_EVENTS	4096
