@@ -64,6 +64,8 @@ summary=$(awk -F '\t' -v scenarios="$scenarios" -v configs="$configs" -v setup="
 # X-prio and X-wait, the experiments: X-on, the series.
 function base(c) { if (c ~ /-off$/ || c == "floor") return ""; if (c ~ /-(prio|wait)$/) { sub(/-[a-z]+$/, "-on", c); return c }; sub(/-[a-z]+[0-9]*$/, "-off", c); return c }
 function inc(c) { return index(" " configs " ", " " c " ") > 0 }	# c is in this run
+# peer(c): the userspace peer on the LRU of c (X-psi), which X-on must beat.
+function peer(c) { sub(/-[a-z]+[0-9]*$/, "-psi", c); return c }
 function add(key, val) { if (val != "-" && val != "") L[key] = L[key] " " val }
 function ratio(a, b) { return (b + 0 > 0 && a != "nan" && b != "nan") ? sprintf("%.2f", a / b) : "-" }
 # fin(s, c): c (or the serial floor, c = "floor") finished a run of s.
@@ -382,7 +384,8 @@ END {
 			if (c !~ /-on$/) continue
 			if (s == "qs2" && b != "mglru-off" && inc("mglru-off")) row(s, c, "mglru-off")
 			if (inc("mglru-ttl")) row(s, c, "mglru-ttl")
-			if (s == "qs2") row(s, c, "floor")
+			if (inc(peer(c))) row(s, c, peer(c))
+			if (s == "qs2" || s ~ /^sweep-/) row(s, c, "floor")
 		}
 	}
 	if (!rows) print "| - | no comparison: one configuration per LRU | - | - | - | - | - | - |"
@@ -453,6 +456,40 @@ END {
 			few ? "too few pairs (n < 5) for a claim" : "met", slow, nd, unclear, few
 	else
 		print "- none comparable: this run has no token-off configuration"
+	# The overcommit sweep: with the token, at most 1.3 x the serial floor
+	# at every point, under both LRUs; met only if met at every point.
+	for (j = 1; j <= nc; j++) if (C[j] ~ /-on$/) {
+		c = C[j]; wp = wb = wu = wf = wn = 0; wt = ""
+		for (i = 1; i <= ns; i++) if ((s = S[i]) ~ /^sweep-/) {
+			wp++
+			if (!fin(s, "floor")) { wn++; wt = wt sprintf("\n  - %s: %s", s, nodata(s, "floor")); continue }
+			if (!N[k = compare(s, "time", c, "floor")]) { wn++; wt = wt sprintf("\n  - %s: %s", s, nopair(k)); continue }
+			v = judge(k, 1.3, 0, s)
+			wb += v == "MISSED"; wu += v ~ /^not/; wf += v ~ /^too/
+			wt = wt sprintf("\n  - %s: %s x serial floor (95%% interval %s, %s): %s", s, fmt(MED[k]), ival(k), pdesc(k, c, "the serial floor"), v)
+		}
+		if (wp)
+			printf "- sweep, %s: time vs serial floor at every point (target <= 1.3): %s%s\n", c,
+				wb ? "MISSED" : wn ? "no data" : wu ? "not shown (see below)" : wf ? "too few pairs (n < 5) for a claim" : "met", wt
+	}
+	# The userspace peer (X-psi, token off): the token must beat it, in
+	# every scenario where both ran.
+	for (j = 1; j <= nc; j++) if (C[j] ~ /-on$/ && inc(peer(C[j]))) {
+		c = C[j]; q = peer(c); wb = wu = wf = wn = 0; wt = ""
+		for (i = 1; i <= ns; i++) {
+			s = S[i]
+			if (!((s, c) in runs) || !((s, q) in runs)) continue
+			m = s == "hogint" ? "p99" : "time"
+			if (!N[k = compare(s, m, c, q)]) { wn++; wt = wt sprintf("\n  - %s: %s", s, nopair(k)); continue }
+			v = judge(k, 1, 1, s)
+			wb += v == "MISSED"; wu += v ~ /^not/; wf += v ~ /^too/
+			wt = wt sprintf("\n  - %s: %s %s x the peer (95%% interval %s; %d faster, %d slower of %s%s): %s",
+				s, what(m), fmt(MED[k]), ival(k), FAST[k], SLOW[k], pdesc(k, c, q), noise(s, m), v)
+		}
+		if (wt != "")
+			printf "- %s faster than the userspace peer %s in every scenario (target < 1): %s%s\n", c, q,
+				wb ? "MISSED" : wn ? "no data" : wu ? "not shown (see below)" : wf ? "too few pairs (n < 5) for a claim" : "met", wt
+	}
 	# The size limit (issue 6): the small processes of "huge" finish much
 	# sooner (at most 0.8 x token off), the big one no later (at most 1.02 x).
 	for (j = 1; j <= nc; j++) if (("huge", C[j]) in runs && C[j] ~ /-(on|nolimit)$/) {

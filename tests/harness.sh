@@ -20,7 +20,7 @@ expect() {	# expect FILE PATTERN: FILE has a line matching PATTERN
 }
 
 echo "TAP version 13"
-echo "1..30"
+echo "1..31"
 
 # 1. The runner rejects a bad option, naming it.
 $run --mem lots > "$out/badopt.out" 2>&1
@@ -369,8 +369,27 @@ rc2=$?
 	expect "$out/bench-sweep/plot-sweep.dat" "^2.5 NaN NaN NaN 1$" &&
 	expect "$out/bench-sweep/plot-sweep.dat" "^1.5 1.247 1.231 1.262 0$" &&
 	[ -s "$out/bench-sweep/sweep.png" ] &&
+	expect "$out/bench-sweep.out" "^- sweep, mglru-on: time vs serial floor at every point (target <= 1.3): too few pairs (n < 5) for a claim$" &&
+	expect "$out/bench-sweep.out" "^  - sweep-4-250: 1.44 x serial floor (95% interval 1.43-1.45, 2 pairs): too few pairs (n < 5) for a claim$" &&
+	expect "$out/bench-sweep.out" "^| sweep-4-150 | mglru-on vs serial floor | time | 2 | 1.25 | 1.23-1.26 | 0 / 2 | 0 / 0 / 0 |$" &&
 	expect "$out/bench-badsweep.out" "sweep point 'sweep-2-200': each process would be 100% of RAM, above the 70% the sweep allows"
-result $? "bench: the overcommit sweep's report and plot, and a refused sweep point (exit $rc1, $rc2)"
+result $? "bench: the overcommit sweep's report, its target and plot, and a refused sweep point (exit $rc1, $rc2)"
+# 26c'. The token against the userspace peer: the canned sweep with the
+# token off renamed the peer (mglru-psi) gets the paired rows X-on vs X-psi
+# and the target "faster than the peer", a pair where only the token
+# finished counted as 0, not dropped.
+p=$out/bench-peer
+rm -rf "$p"
+cp -r "$fix/bench-sweep" "$p"
+sed -i 's/c=mglru-off r=/c=mglru-psi r=/; s/by=williams mglru-off mglru-on/by=williams mglru-psi mglru-on/' "$p"/raw/*.log
+echo "mglru-psi mglru-on" > "$p/configs"
+sh "$top/host/bench-report.sh" "$p" > "$p.out" 2>&1
+rc=$?
+[ $rc = 0 ] &&
+	expect "$p.out" "^- mglru-on faster than the userspace peer mglru-psi in every scenario (target < 1): too few pairs (n < 5) for a claim$" &&
+	expect "$p.out" "^  - sweep-2-120: time 0.75 x the peer (95% interval 0.74-0.75; 2 faster, 0 slower of 2 pairs): too few pairs (n < 5) for a claim$" &&
+	expect "$p.out" "^| sweep-4-250 | mglru-on vs mglru-psi | time | 2 | 0.00 | 0.00-0.00 | 2 / 0 | 0 / 2 / 0 |$"
+result $? "bench: the token against the userspace peer, paired and judged (exit $rc)"
 # 26d. A run made in parts: the canned sweep split by scenario into two
 # parts merges into the same tables as the whole; parts from two series,
 # or with the same repetition of a scenario, are refused, naming why.
