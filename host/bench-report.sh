@@ -707,31 +707,40 @@ awk -v scenarios="$scenarios" -v configs="$configs" '
 			printf "%s\n\n", x[j " " p] > "/dev/stdout"
 			titles = titles sprintf(" %s,%dp", C[j], p); cols = cols " " j
 			k = 0; for (q = 1; q <= p; q++) if (q in n) k++
-			pts = pts " " k
+			pts = pts " " k; lru = lru " " (C[j] ~ /^classic-/ ? 1 : 2)
 		}
-		print titles > "/dev/stderr"; print cols > "/dev/stderr"; print pts > "/dev/stderr"
+		print titles > "/dev/stderr"; print cols > "/dev/stderr"; print pts > "/dev/stderr"; print lru > "/dev/stderr"
 	}' "$dir/plot-time.dat" > "$dir/plot-sweep.dat" 2> "$dir/plot-sweep.keys"
+# One panel per LRU in the run (the fourth line of the keys: 1 classic, 2 MGLRU).
+lrus=$(sed -n 4p "$dir/plot-sweep.keys" | tr ' ' '\n' | grep . | sort -u | paste -sd' ')
+nlru=$(echo $lrus | wc -w)
 if [ -s "$dir/plot-sweep.dat" ]; then
 	draw sweep.png <<GNUPLOT
-set terminal pngcairo size 1000,600 font ",11"
+set terminal pngcairo size $((200 + 600 * nlru)),650 font ",11"
 set output "sweep.png"
-set title "Overcommit sweep: median time relative to the serial floor (bars: min-max)"
+set multiplot layout 1,$nlru title "Overcommit sweep: median time / serial floor (bars: min-max; x at 0.1: no run finished)"
 set xlabel "memory the processes need together / RAM"
 set ylabel "time / serial floor"
-set key outside right
+set key top left font ",9"
 set grid
 set xrange [1.1:2.6]
 set yrange [0:*]
 T = system("sed -n 1p plot-sweep.keys")
 C = system("sed -n 2p plot-sweep.keys")
 P = system("sed -n 3p plot-sweep.keys")
-plot for [b = 1:words(T)] "plot-sweep.dat" index (b - 1) using 1:2:3:4 with yerrorlines \
-	lc int(word(C, b)) pt int(word(P, b)) + 4 dt int(word(P, b)) lw 2 title word(T, b), \
-     for [b = 1:words(T)] "plot-sweep.dat" index (b - 1) using 1:(\$5 > 0 ? 0.1 : 1/0) with points \
-	lc int(word(C, b)) pt 2 ps 2 lw 2 notitle, \
-     1 with lines dt 2 lw 2 lc rgb "black" title "serial floor", \
-     1.3 with lines dt 3 lw 1 lc rgb "red" title "target with the token", \
-     NaN with points pt 2 ps 2 lw 2 lc rgb "black" title "no finished run (x at 0.1)"
+L = system("sed -n 4p plot-sweep.keys")
+do for [w in "$lrus"] {
+	lru = int(w)
+	set title (lru == 1 ? "classic LRU" : "MGLRU")
+	plot for [b = 1:words(T)] "plot-sweep.dat" index (b - 1) using 1:(int(word(L, b)) == lru ? \$2 : NaN):3:4 \
+		with yerrorlines lc int(word(C, b)) pt int(word(P, b)) + 4 dt int(word(P, b)) lw 2 \
+		title (int(word(L, b)) == lru ? word(T, b) : ""), \
+	     for [b = 1:words(T)] "plot-sweep.dat" index (b - 1) using 1:(int(word(L, b)) == lru && \$5 > 0 ? 0.1 : NaN) \
+		with points lc int(word(C, b)) pt 2 ps 2 lw 2 notitle, \
+	     1 with lines dt 2 lw 2 lc rgb "black" title "serial floor", \
+	     1.3 with lines dt 3 lw 1 lc rgb "red" title "target with the token"
+}
+unset multiplot
 GNUPLOT
 fi
 
