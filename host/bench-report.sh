@@ -163,23 +163,27 @@ function verdict(k, t, below) {
 	if (below ? LO[k] >= t : LO[k] > t) return "MISSED"
 	return "not shown (the interval crosses the target)"
 }
-# aadiff(s): "" or, if the A/A comparison of s differs from 1 on a measure
-# of s (its interval excludes 1), that interval: this run cannot tell an
-# effect in s from its own noise.
+# aadiff(s): "" or why this run cannot tell an effect in s from its own
+# noise: the A/A comparison of s differs from 1 on a measure of s (its
+# interval excludes 1), or has fewer than 5 pairs (an interval of 1 to 4
+# pairs says nothing about the noise).
 function aadiff(s,    M, nm, i, k) {
 	if (aa == "") return ""
 	nm = split(measures(s), M, " ")
 	for (i = 1; i <= nm; i++) {
 		k = compare(s, M[i], aa, base(aa))
-		if (N[k] && (LO[k] > 1 || HI[k] < 1)) return (M[i] == "time" ? "" : what(M[i]) " ") ival(k)
+		if (!N[k]) continue
+		if (N[k] < 5) return sprintf("the A/A run has %s, too few to know the noise", np(N[k]))
+		if (LO[k] > 1 || HI[k] < 1) return "the A/A run differs from 1: noise floor " (M[i] == "time" ? "" : what(M[i]) " ") ival(k)
 	}
 	return ""
 }
 # judge(k, t, below, s): verdict() on k, a comparison in s, with the A/A
-# rule: no "met" in a scenario whose A/A run differs from 1.
+# rule: no "met" in a scenario whose A/A run differs from 1 or has fewer
+# than 5 pairs.
 function judge(k, t, below, s) { return aajudge(verdict(k, t, below), s) }
 function aajudge(v, s,    d) {
-	return v == "met" && (d = aadiff(s)) != "" ? "not shown (the A/A run differs from 1: noise floor " d ")" : v
+	return v == "met" && (d = aadiff(s)) != "" ? "not shown (" d ")" : v
 }
 function ival(k) { return fmt(LO[k]) "-" fmt(HI[k]) }
 function np(n) { return n (n == 1 ? " pair" : " pairs") }
@@ -398,9 +402,9 @@ END {
 	print "A target is met only when the whole 95% interval of its ratio is on its side"
 	print "(an interval that reaches inf never is), MISSED when it is all on the other"
 	print "side. The A/A rule: where the A/A comparison of a scenario (X-off2 vs X-off, on"
-	print "any of its measures) has an interval that excludes 1, this run cannot tell an"
-	print "effect there from its own noise, and no target in that scenario is met: each"
-	print "becomes \"not shown (the A/A run differs from 1)\". OOM kills are compared per"
+	print "any of its measures) has an interval that excludes 1, or fewer than 5 pairs,"
+	print "this run cannot tell an effect there from its own noise, and no target in that"
+	print "scenario is met: each becomes \"not shown (the A/A run ...)\". OOM kills are compared per"
 	print "run (kills / runs, over all scenarios), not as totals, so that a configuration"
 	print "with fewer runs does not look better; the A/A rule does not apply to them.\n"
 	if (aa == "")
@@ -412,7 +416,7 @@ END {
 			for (l = 1; l <= nm; l++) {
 				k = compare(s, M[l], aa, base(aa))
 				if (N[k]) printf "  - %s, %s: %s, 95%% interval %s, %s%s\n", s, what(M[l]), fmt(MED[k]), ival(k),
-					pdesc(k, aa, base(aa)), (LO[k] > 1 || HI[k] < 1) ? ": differs from 1, so no target in " s " is met" : ""
+					pdesc(k, aa, base(aa)), N[k] < 5 ? " (too few pairs to tell)" : (LO[k] > 1 || HI[k] < 1) ? ": differs from 1, so no target in " s " is met" : ""
 				else printf "  - %s, %s: %s\n", s, what(M[l]), nopair(k)
 			}
 		}

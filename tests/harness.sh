@@ -20,7 +20,7 @@ expect() {	# expect FILE PATTERN: FILE has a line matching PATTERN
 }
 
 echo "TAP version 13"
-echo "1..31"
+echo "1..32"
 
 # 1. The runner rejects a bad option, naming it.
 $run --mem lots > "$out/badopt.out" 2>&1
@@ -374,6 +374,19 @@ rc2=$?
 	expect "$out/bench-sweep.out" "^| sweep-4-150 | mglru-on vs serial floor | time | 2 | 1.25 | 1.23-1.26 | 0 / 2 | 0 / 0 / 0 |$" &&
 	expect "$out/bench-badsweep.out" "sweep point 'sweep-2-200': each process would be 100% of RAM, above the 70% the sweep allows"
 result $? "bench: the overcommit sweep's report, its target and plot, and a refused sweep point (exit $rc1, $rc2)"
+# 26c''. The A/A rule needs an A/A run that says something: with 4 A/A
+# pairs (the token-off twin dropped from two of the canned repetitions) the
+# headline's targets, met with 5 pairs, are not shown, and say why.
+p=$out/bench-aa4
+rm -rf "$p"
+cp -r "$fix/bench-stats" "$p"
+sed -i '/^#### bench.* c=mglru-off2 /d' "$p/raw/rep1.log" "$p/raw/rep2.log"
+sh "$top/host/bench-report.sh" "$p" > "$p.out" 2>&1
+rc=$?
+[ $rc = 1 ] &&
+	expect "$p.out" "^  - qs2, time: 1.01, 95% interval 0.99-inf, 4 pairs, 1 of them inf (mglru-off2 no finish) (too few pairs to tell)$" &&
+	expect "$p.out" "^- headline, mglru-on: 1.12 x serial floor (95% interval 1.03-1.15, 5 pairs; target <= 1.25): not shown (the A/A run has 4 pairs, too few to know the noise)$"
+result $? "bench: no target met where the A/A run has fewer than 5 pairs (exit $rc)"
 # 26c'. The token against the userspace peer: the canned sweep with the
 # token off renamed the peer (mglru-psi) gets the paired rows X-on vs X-psi
 # and the target "faster than the peer", a pair where only the token
