@@ -720,12 +720,12 @@ lrus=$(sed -n 4p "$dir/plot-sweep.keys" | tr ' ' '\n' | grep . | sort -u | paste
 nlru=$(echo $lrus | wc -w)
 if [ -s "$dir/plot-sweep.dat" ]; then
 	draw sweep.png <<GNUPLOT
-set terminal pngcairo size $((200 + 600 * nlru)),650 font ",11"
+set terminal pngcairo size $((200 + 600 * nlru)),800 font ",11"
 set output "sweep.png"
 set multiplot layout 1,$nlru title "Overcommit sweep: median time / serial floor (bars: min-max; x at 0.1: no run finished)"
 set xlabel "memory the processes need together / RAM"
 set ylabel "time / serial floor"
-set key top left font ",9"
+set key below font ",9"
 set grid
 set xrange [1.1:2.6]
 set yrange [0:*]
