@@ -49,7 +49,7 @@ keep() {
 	cp "$out/setup" "$out/configs" "$out/plan" "$out/scenarios" "$parts/$1/"
 	cp "$out/raw/rep$2.log" "$parts/$1/raw/"
 	sh "$top/host/bench-report.sh" "$parts/$1" > /dev/null || true
-	rm -f "$parts/$1"/plot-*
+	rm -f "$parts/$1"/plot-* "$parts/$1"/timeline-*.dat "$parts/$1"/timeline-*.names
 	echo "bench-full: kept $1 in docs/bench/full/parts/$1"
 }
 
