@@ -81,7 +81,9 @@ run)
 	# A failed run is data (the report lists it): the part is kept
 	# whatever the bench says; a guest that stopped early leaves runs "not
 	# run" in the report, and the part may then be removed and run again.
-	sh "$top/host/bench.sh" "$@" --configs "$configs" --reps 1 --first-rep "$r" --out "$top/build/full/$p" || rc=$?
+	# From the top, with a relative --out: the part's setup records the
+	# command, which must not name this machine's paths.
+	(cd "$top" && sh host/bench.sh "$@" --configs "$configs" --reps 1 --first-rep "$r" --out "build/full/$p") || rc=$?
 	keep "$p" "$r"
 	[ "${rc:-0}" = 0 ] || echo "bench-full: $p: the bench exited ${rc:-0}, see its report (failed or missing runs)" >&2
 	exit "${rc:-0}" ;;
