@@ -185,6 +185,13 @@ function judge(k, t, below, s) { return aajudge(verdict(k, t, below), s) }
 function aajudge(v, s,    d) {
 	return v == "met" && (d = aadiff(s)) != "" ? "not shown (" d ")" : v
 }
+# overall(missed, no data, unclear, few pairs): the verdict on a target judged in
+# several places (scenarios, sweep points), from what was found in them
+# (counts or lists, each empty or 0 if none): met only if met everywhere.
+function overall(mis, nod, unc, fw) {
+	return mis ? "MISSED" : nod ? "no data" : unc ? "not shown (see below)" : \
+		fw ? "too few pairs (n < 5) for a claim" : "met"
+}
 function ival(k) { return fmt(LO[k]) "-" fmt(HI[k]) }
 function np(n) { return n (n == 1 ? " pair" : " pairs") }
 # pdesc(k, x, y): "N pairs", and how many of them had a failed run, and the
@@ -456,8 +463,7 @@ END {
 	}
 	if (compared)
 		printf "- no scenario more than 2%% slower with the token: %s%s%s%s%s\n",
-			slow ? "MISSED" : nd ? "no data" : unclear ? "not shown (see below)" : \
-			few ? "too few pairs (n < 5) for a claim" : "met", slow, nd, unclear, few
+			overall(slow, nd, unclear, few), slow, nd, unclear, few
 	else
 		print "- none comparable: this run has no token-off configuration"
 	# The overcommit sweep: with the token, at most 1.3 x the serial floor
@@ -474,7 +480,7 @@ END {
 		}
 		if (wp)
 			printf "- sweep, %s: time vs serial floor at every point (target <= 1.3): %s%s\n", c,
-				wb ? "MISSED" : wn ? "no data" : wu ? "not shown (see below)" : wf ? "too few pairs (n < 5) for a claim" : "met", wt
+				overall(wb, wn, wu, wf), wt
 	}
 	# The userspace peer (X-psi, token off): the token must beat it, in
 	# every scenario where both ran.
@@ -492,7 +498,7 @@ END {
 		}
 		if (wt != "")
 			printf "- %s faster than the userspace peer %s in every scenario (target < 1): %s%s\n", c, q,
-				wb ? "MISSED" : wn ? "no data" : wu ? "not shown (see below)" : wf ? "too few pairs (n < 5) for a claim" : "met", wt
+				overall(wb, wn, wu, wf), wt
 	}
 	# The size limit (issue 6): the small processes of "huge" finish much
 	# sooner (at most 0.8 x token off), the big one no later (at most 1.02 x).
