@@ -22,7 +22,8 @@
  *    pages.  (The classic LRU then takes H's memory; MGLRU evicts the
  *    streamer's page cache first and leaves H alone, token or not.)
  * If the reclaim hook stopped working, "on" fails; if the protection did
- * not lapse, "lapsed" fails.  In "on", swap_token_kept must also count only
+ * not lapse, "lapsed" fails.  "on" is run again (up to ON_TRIES times) if
+ * reclaim overrode the token while P ran.  In "on", swap_token_kept must also count only
  * what eviction really kept: the pages that the mm_vmscan_lru_shrink_inactive
  * events report as kept (nr_ref_keep) are at least as many.  nr_ref_keep
  * also counts the folios kept for a first look at their references and for
@@ -44,6 +45,7 @@ struct result {
 	int held;			/* H held the token while P ran */
 	long long kept;			/* swap_token_kept while P ran */
 	long long ref_keep;		/* sum of the shrink events' nr_ref_keep */
+	long long overridden;		/* swap_token_overridden while P ran */
 };
 
 #define SHRINK_EVENT	TRACING "events/vmscan/mm_vmscan_lru_shrink_inactive/enable"
@@ -156,6 +158,15 @@ static long mem_total_mb(void)
 	return meminfo_kb("MemTotal") / 1024;
 }
 
+/*
+ * How often "on" is run while reclaim overrides the token in it.  A direct
+ * reclaim cycle that frees nothing (P's pages all still under writeback to
+ * a slow swap disk) takes the protection away for the interval, as it
+ * should; that run then says nothing about whether eviction keeps H's
+ * pages.  A valve that fired in every run fails the test.
+ */
+#define ON_TRIES	3
+
 #define STREAM_FILE	"/mnt/scratch/token_keep.stream"
 
 /* Read @file through with read(2), say 'p' on @ready_fd and wait. */
@@ -188,7 +199,7 @@ static void run(const char *name, int token_on, double idle_s, long h_mb, long p
 		const char *stream, struct result *r)
 {
 	int to_h[2], from_h[2], from_p[2];
-	long long kept0;
+	long long kept0, overridden0;
 	pid_t h, p;
 
 	memset(r, 0, sizeof(*r));
@@ -236,11 +247,13 @@ static void run(const char *name, int token_on, double idle_s, long h_mb, long p
 	if (shrink_trace_start())
 		r->ref_keep = -1;
 	kept0 = token_stat("kept");
+	overridden0 = token_stat("overridden");
 	p = stream ? streamer(stream, from_p[1]) : hog(p_mb, from_p[1]);
 	if (read_byte(from_p[0]) != 'p')
 		ksft_exit_fail_msg("P did not %s %ld MB\n", stream ? "stream" : "allocate", p_mb);
 	r->held = token_holder(NULL, 0) == h;
 	r->kept = token_stat("kept") - kept0;
+	r->overridden = token_stat("overridden") - overridden0;
 	if (!r->ref_keep)
 		r->ref_keep = shrink_trace_ref_keep();
 	shrink_trace_end();
@@ -252,10 +265,10 @@ static void run(const char *name, int token_on, double idle_s, long h_mb, long p
 	    read(from_h[0], &r->refaults, sizeof(r->refaults)) != sizeof(r->refaults))
 		ksft_exit_fail_msg("lost H\n");
 	waitpid(h, NULL, 0);
-	ksft_print_msg("%s: H %ld MB resident before P, %ld MB after; %ld refaults; %s; kept +%lld pages, eviction's nr_ref_keep %lld\n",
+	ksft_print_msg("%s: H %ld MB resident before P, %ld MB after; %ld refaults; %s; kept +%lld pages, eviction's nr_ref_keep %lld; overridden +%lld\n",
 		       name, r->rss_before, r->rss_after, r->refaults,
 		       r->held ? "H held the token" : "H did not hold the token", r->kept,
-		       r->ref_keep);
+		       r->ref_keep, r->overridden);
 	close(to_h[0]); close(to_h[1]); close(from_h[0]); close(from_h[1]);
 	close(from_p[0]); close(from_p[1]);
 }
@@ -275,7 +288,13 @@ int main(void)
 	 * nobody may take the token from H before P is done.
 	 */
 	must_set(TOKEN_INTERVAL, 60000);
-	run("on", 1, 0, h_mb, p_mb, NULL, &on);
+	for (int try = 1; ; try++) {
+		run("on", 1, 0, h_mb, p_mb, NULL, &on);
+		if (!on.overridden || try == ON_TRIES)
+			break;
+		ksft_print_msg("on: a reclaim cycle freed nothing without H's memory, so the token was overridden for the interval (try %d of %d); again\n",
+			       try, ON_TRIES);
+	}
 	/* H idles past its timeout before P runs. */
 	must_set(TOKEN_TIMEOUT, 2000);
 	run("lapsed", 1, 2.5, h_mb, p_mb, NULL, &lapsed);
