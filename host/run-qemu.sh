@@ -15,6 +15,8 @@ usage: $0 [options]
   --cpus N            vCPUs (default 2)
   --swap KIND         disk, zram or none (default disk)
   --swap-size MB      swap size (default 1024)
+  --swap-mbps MB      throttle writes to the swap disk to MB per second
+                      (QEMU's block throttling; default: not throttled)
   --lru MODE          mglru or classic (default mglru)
   --scratch MB        add an ext2 scratch disk, mounted at /mnt/scratch
   --append ARGS       extra kernel command line
@@ -32,7 +34,7 @@ num() { case $2 in ''|*[!0-9]*) die "$1 needs a positive number, got '$2'" ;; es
 
 kernel=$top/build/kbuild/arch/x86/boot/bzImage
 initrd=$top/build/initramfs.cpio.gz
-mem=256 cpus=2 swap=disk swap_mb=1024 lru=mglru scratch_mb=0 append= job=run-tests
+mem=256 cpus=2 swap=disk swap_mb=1024 swap_mbps= lru=mglru scratch_mb=0 append= job=run-tests
 timeout=600 log=$top/build/run/console.log quiet=0 interactive=0 adds=
 
 while [ $# -gt 0 ]; do
@@ -52,6 +54,7 @@ while [ $# -gt 0 ]; do
 	--cpus) num "$opt" "$val"; cpus=$val ;;
 	--swap) case $val in disk|zram|none) swap=$val ;; *) die "--swap must be disk, zram or none, got '$val'" ;; esac ;;
 	--swap-size) num "$opt" "$val"; swap_mb=$val ;;
+	--swap-mbps) num "$opt" "$val"; swap_mbps=$val ;;
 	--lru) case $val in mglru|classic) lru=$val ;; *) die "--lru must be mglru or classic, got '$val'" ;; esac ;;
 	--scratch) num "$opt" "$val"; scratch_mb=$val ;;
 	--append) append=$val ;;
@@ -65,6 +68,7 @@ done
 [ -f "$kernel" ] || die "no kernel $kernel (make kernel)"
 [ -f "$initrd" ] || die "no initramfs $initrd (make initramfs)"
 [ "$swap" = none ] && swap_mb=0
+[ -z "$swap_mbps" ] || [ "$swap" = disk ] || die "--swap-mbps needs --swap disk"
 
 mkdir -p "$(dirname "$log")" "$top/build/run"
 work=$(mktemp -d "$top/build/run/qemu.XXXXXX")
@@ -87,6 +91,7 @@ drives=
 if [ "$swap" = disk ]; then
 	truncate -s "${swap_mb}M" "$work/swap.img"
 	drives="-drive file=$work/swap.img,format=raw,if=virtio,cache=none,aio=threads"
+	[ -z "$swap_mbps" ] || drives="$drives,throttling.bps-write=$((swap_mbps << 20))"
 fi
 if [ "$scratch_mb" -gt 0 ]; then
 	truncate -s "${scratch_mb}M" "$work/scratch.img"
