@@ -757,11 +757,14 @@ fi
 # timeline S TITLE: from the first repetition of scenario S, one data file
 # per configuration with a block per process (gnuplot 'index': seconds, MB,
 # holder) and its names, then DIR/timeline-S.png with a panel per
-# configuration.
+# configuration.  The first repetition is the lowest-numbered console log
+# (a part of a full run holds only its own).
 timeline() {
 	tl=
+	r1=$(ls "$dir"/raw/rep*.log 2>/dev/null | sed 's/.*rep\([0-9]*\)\.log$/\1/' | sort -n | head -n 1)
+	[ -n "$r1" ] || return 0
 	for c in $configs; do
-		tr -d '\r' < "$dir/raw/rep1.log" | awk -v want="#### timeline s=$1 c=$c r=1" -v names="$dir/timeline-$1-$c.names" '
+		tr -d '\r' < "$dir/raw/rep$r1.log" | awk -v want="#### timeline s=$1 c=$c r=$r1" -v names="$dir/timeline-$1-$c.names" '
 			$0 == want { on = 1; next }
 			on && /^#### timeline-end/ { on = 0; next }
 			on { if (!($2 in id)) { id[$2] = ++n; name[n] = $3 } line[id[$2]] = line[id[$2]] $1 " " $4 " " $5 "\n" }
