@@ -23,8 +23,8 @@
  *    streamer's page cache first and leaves H alone, token or not.)
  * If the reclaim hook stopped working, "on" fails; if the protection did
  * not lapse, "lapsed" fails.  "on" is run again (up to ON_TRIES times) if
- * reclaim overrode the token while P ran.  In "on", swap_token_kept must also count only
- * what eviction really kept: the pages that the mm_vmscan_lru_shrink_inactive
+ * reclaim overrode the token while P ran.  In "on", swap_token_kept must
+ * also count only what eviction really kept: the pages that the mm_vmscan_lru_shrink_inactive
  * events report as kept (nr_ref_keep) are at least as many.  nr_ref_keep
  * also counts the folios kept for a first look at their references and for
  * rmap lock contention, with the token or without ("off" shows how many):
@@ -159,11 +159,12 @@ static long mem_total_mb(void)
 }
 
 /*
- * How often "on" is run while reclaim overrides the token in it.  A direct
- * reclaim cycle that frees nothing (P's pages all still under writeback to
- * a slow swap disk) takes the protection away for the interval, as it
- * should; that run then says nothing about whether eviction keeps H's
- * pages.  A valve that fired in every run fails the test.
+ * How often "on" is run while reclaim overrides the token in it.  A reclaim
+ * cycle that frees nothing while it spares H (P's pages still under
+ * writeback, say) takes the protection away for the interval, which the
+ * series does by design (the cover letter asks whether it should while
+ * writes are in flight); that run then says nothing about whether
+ * eviction keeps H's pages.  A valve that fired in every run fails.
  */
 #define ON_TRIES	3
 
