@@ -24,8 +24,9 @@
  * If the reclaim hook stopped working, "on" fails; if the protection did
  * not lapse, "lapsed" fails.  "on" is run again (up to ON_TRIES times) if
  * reclaim overrode the token while P ran.  In "on", swap_token_kept must
- * also count only what eviction really kept: the pages that the mm_vmscan_lru_shrink_inactive
- * events report as kept (nr_ref_keep) are at least as many.  nr_ref_keep
+ * also count only what eviction really kept: the pages that the
+ * mm_vmscan_lru_shrink_inactive events report as kept (nr_ref_keep) are at
+ * least as many.  nr_ref_keep
  * also counts the folios kept for a first look at their references and for
  * rmap lock contention, with the token or without ("off" shows how many):
  * the assertion fails if the token counted keeps anywhere else, e.g. in
