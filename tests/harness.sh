@@ -109,6 +109,15 @@ rc=$?
 	expect "$out/bench-ok.out" "^- huge, mglru-on: small ones 0.55 x token off (target <= 0.8), big one 0.86 x" &&
 	[ -s "$out/bench-ok/time.png" ] && [ -s "$out/bench-ok/timeline-qs2.png" ]
 result $? "bench report: medians, serial floor, ratios and plots (exit $rc)"
+# 11'. A part of a full run holds one repetition's log, not always rep1's:
+# the timeline comes from the first repetition present.
+rm -rf "$out/bench-rep2"
+cp -r "$fix/bench" "$out/bench-rep2"
+rm "$out/bench-rep2/raw/rep1.log"
+sh "$top/host/bench-report.sh" "$out/bench-rep2" > "$out/bench-rep2.out" 2>&1
+rc=$?
+[ $rc = 0 ] && [ -s "$out/bench-rep2/timeline-qs2.png" ] && ! grep -q "cannot open" "$out/bench-rep2.out"
+result $? "bench report: the timeline of a part holding only repetition 2 (exit $rc)"
 cp -r "$fix/bench" "$out/bench-fail"
 cp "$fix/bench/rep2-failed.log" "$out/bench-fail/raw/rep2.log"
 sh "$top/host/bench-report.sh" "$out/bench-fail" > "$out/bench-fail.out" 2>&1
