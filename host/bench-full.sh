@@ -4,29 +4,37 @@
 # kept whole in docs/bench/full/parts/PART so that the merge does not
 # depend on a build directory.
 #
-# Usage: bench-full.sh list | run PART | keep PART | merge [OUT]
+# Usage: bench-full.sh list | run PART | keep PART | merge [DIR]
 #   list       the parts of the plan, done or not
-#   run PART   run one part (GROUP-rN: GROUP sweep, main or sqlite2, N the
-#              repetition, 1-5) into build/full/PART, then keep it in
+#   run PART   run one part (GROUP-rN: GROUP sweep, main, sqlite2 or zram,
+#              N the repetition, 1-5) into build/full/PART, then keep it in
 #              docs/bench/full/parts/PART; refused if that part is kept
 #              already or the series is not the one of the kept parts
 #   keep PART  keep build/full/PART, a part run by hand with host/bench.sh
 #              (the same configurations, --reps 1 --first-rep N)
-#   merge      merge every kept part into OUT (default build/full/disk)
-#              with host/bench-merge.sh
+#   merge      merge the kept parts with host/bench-merge.sh, one report
+#              per swap device (a merge refuses to mix guests): the zram
+#              parts into DIR/zram, all others into DIR/disk (default DIR
+#              build/full)
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-parts=$top/docs/bench/full/parts
+# BENCH_FULL_PARTS: another directory of parts (the harness's fixtures).
+parts=${BENCH_FULL_PARTS:-$top/docs/bench/full/parts}
 configs="classic-off classic-on mglru-off mglru-on mglru-ttl mglru-off2 classic-psi mglru-psi"
-groups="sweep main sqlite2"
+groups="sweep main sqlite2 zram"
 reps=5
+zram_scenarios="qs2 sweep-2-120 sweep-4-120 sweep-4-150 sweep-8-120 sweep-8-150"
 die() { echo "bench-full: $*" >&2; exit 2; }
 args() {
 	case $1 in
 	sweep) echo "--sweep" ;;
 	main) echo "--scenarios 'qs2 qs4 qs8 file stream hogint huge sort2 fit fitfile faults'" ;;
 	sqlite2) echo "--scenarios sqlite2" ;;
+	# The headline and the sweep's points that the kernel without the
+	# token finishes on zram (docs/bench/full/README.md: at 2 x RAM and
+	# above it is OOM-killed, the compressed store filling the guest).
+	zram) echo "--swap zram --scenarios '$zram_scenarios'" ;;
 	esac
 }
 series() { ls "$top"/patches/*.patch | grep -v '/0000-' | xargs cat | sha256sum | cut -c1-12; }
@@ -101,10 +109,17 @@ keep)
 		die "build/full/$p: not finished (no report newer than its console log)"
 	keep "$p" "${p##*-r}" ;;
 merge)
-	out=${2:-$top/build/full/disk}
-	set -- "$parts"/*/
-	[ -d "$1" ] || die "no part is kept yet"
-	exec sh "$top/host/bench-merge.sh" "$out" "$@" ;;
+	[ $# -le 2 ] || die "usage: bench-full.sh merge [DIR]"
+	dir=${2:-$top/build/full}
+	disk=$(ls -d "$parts"/*/ 2>/dev/null | grep -v '/zram-r[0-9]*/$' || true)
+	zram=$(ls -d "$parts"/zram-r*/ 2>/dev/null || true)
+	[ -n "$disk$zram" ] || die "no part is kept yet"
+	rc=0
+	# shellcheck disable=SC2086
+	[ -z "$disk" ] || sh "$top/host/bench-merge.sh" "$dir/disk" $disk || rc=$?
+	# shellcheck disable=SC2086
+	[ -z "$zram" ] || sh "$top/host/bench-merge.sh" "$dir/zram" $zram || rc=$?
+	exit $rc ;;
 *)
-	die "usage: bench-full.sh list | run PART | keep PART | merge [OUT]" ;;
+	die "usage: bench-full.sh list | run PART | keep PART | merge [DIR]" ;;
 esac

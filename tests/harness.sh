@@ -406,7 +406,7 @@ sh "$top/host/bench-full.sh" run sweep-r1 > "$f.3" 2>&1; rc3=$?
 sh "$top/host/bench-full.sh" list > "$f.4" 2>&1; rc4=$?
 sh "$top/host/bench-full.sh" frob > "$f.5" 2>&1; rc5=$?
 [ $rc1 = 2 ] && [ $rc2 = 2 ] && [ $rc3 = 2 ] && [ $rc4 = 0 ] && [ $rc5 = 2 ] &&
-	expect "$f.1" "unknown part 'foo-r1' (GROUP-rN, GROUP one of: sweep main sqlite2)" &&
+	expect "$f.1" "unknown part 'foo-r1' (GROUP-rN, GROUP one of: sweep main sqlite2 zram)" &&
 	expect "$f.2" "part 'sweep-r6': the repetition must be 1-5" &&
 	expect "$f.3" "sweep-r1 is kept already in docs/bench/full/parts/sweep-r1" &&
 	expect "$f.4" "^sweep-r1: done (2026-12-05, series [0-9a-f]*)$" &&
@@ -456,6 +456,26 @@ rc3=$?
 	expect "$m/aa.out" "repetition 1 of scenario sweep-2-120 is in two parts" &&
 	expect "$m/ab2.out" "made from another series"
 result $? "bench runs in parts merge into the report of the whole; mismatched parts are refused (exit $rc1, $rc2, $rc3)"
+# 26d'. The full run's merge: one report per swap device, the zram parts
+# (zram-rN) apart from the others, which bench-merge.sh would refuse to mix.
+f=$m/full
+mkdir -p "$f/parts"
+cp -r "$m/a" "$f/parts/sweep-r1"
+cp -r "$m/a" "$f/parts/zram-r1"
+sed -i 's/swap on disk/swap on zram (qsbench -d 4: compressible data)/' "$f/parts/zram-r1/setup"
+BENCH_FULL_PARTS=$f/parts sh "$top/host/bench-full.sh" merge "$f" > "$f.out" 2>&1
+rc1=$?
+cp -r "$m/a" "$f/parts/zram-r2"
+BENCH_FULL_PARTS=$f/parts sh "$top/host/bench-full.sh" merge "$f/2" > "$f.out2" 2>&1
+rc2=$?
+[ $rc1 = 0 ] && [ $rc2 != 0 ] &&
+	expect "$f/disk/setup" "^guest: .*swap on disk$" &&
+	expect "$f/disk/setup" "^  part sweep-r1: " && ! grep -q "part zram" "$f/disk/setup" &&
+	expect "$f/zram/setup" "^guest: .*swap on zram " &&
+	expect "$f/zram/setup" "^  part zram-r1: " && ! grep -q "part sweep" "$f/zram/setup" &&
+	[ -s "$f/disk/results.md" ] && [ -s "$f/zram/results.md" ] &&
+	expect "$f.out2" "zram-r2/: guest differs"
+result $? "bench-full: merge writes one report per swap device; a zram part on another guest is refused (exit $rc1, $rc2)"
 # 27. A kernel message printed on the marker's line (the serial console
 # interleaves them) does not hide the guest's results: the canned log with
 # '#### guest-up' followed by kernel text on the same line still passes.
