@@ -26,11 +26,10 @@
  * reclaim overrode the token while P ran.  In "on", swap_token_kept must
  * also count only what eviction really kept: the pages that the
  * mm_vmscan_lru_shrink_inactive events report as kept (nr_ref_keep) are at
- * least as many.  nr_ref_keep
- * also counts the folios kept for a first look at their references and for
- * rmap lock contention, with the token or without ("off" shows how many):
- * the assertion fails if the token counted keeps anywhere else, e.g. in
- * active list aging.
+ * least as many.  nr_ref_keep also counts the folios kept for a first look
+ * at their references and for rmap lock contention, with the token or
+ * without ("off" shows how many): the assertion fails if the token counted
+ * keeps anywhere else, e.g. in active list aging.
  */
 #include <signal.h>
 #include <sys/mman.h>
