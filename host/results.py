@@ -119,6 +119,15 @@ def parse(label, lines):
     return test
 
 
+# KUnit prints its KTAP at boot while other CPUs print too.  The kernel's
+# parser wants a suite's '# Subtest' line right after its 'KTAP version'
+# line: a message between them costs the suite its name.  So only KTAP
+# lines reach it: after the printk time stamp, a version line, a plan, a
+# result, a '#' diagnostic, or an indented line (a case's log).  Anything
+# else the kernel said is judged by host/kernel-reports.sh.
+KTAP_LINE = re.compile(r'(\[ *[0-9]+\.[0-9]+\] )?(\s|KTAP version|TAP version|1\.\.|ok |not ok |#)')
+
+
 def console(label, path):
     with open(path, errors='replace') as f:
         lines = [line.rstrip('\r\n').replace('\r', '') for line in f]
@@ -136,7 +145,7 @@ def console(label, path):
     boot = lines[:up] if up is not None else lines
     kunit = guest = None
     if any('KTAP version' in line for line in boot):
-        kunit = parse(f'{label}/kunit', boot)
+        kunit = parse(f'{label}/kunit', [line for line in boot if KTAP_LINE.match(line)])
     if up is None:
         fail(label, f'guest never reached userspace (runner exit {rc})', lines[-25:])
     elif begin is None or end is None:
@@ -262,7 +271,13 @@ def main():
             console(label, path)
         else:
             with open(path) as f:
-                parse(label, [line.rstrip('\n') for line in f])
+                lines = [line.rstrip('\n') for line in f]
+            test = parse(label, lines)
+            # The kernel's parser reads no further than the plan.
+            results = sum(1 for line in lines if re.match(r'(not )?ok ', line))
+            if test and test.expected_count is not None and results > test.expected_count:
+                fail(label, f'{results} results, but the plan says {test.expected_count}: '
+                     'the rest went unread')
     labels = [arg.partition('=')[0] for arg in args]
     for boot in manifest:
         if boot not in labels:

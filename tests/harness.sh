@@ -10,17 +10,25 @@ out=$top/build/check/harness
 mkdir -p "$out"
 run="sh $top/host/run-qemu.sh --quiet"
 n=0 bad=0
+tap=$out/results.tap
+: > "$tap"
 
+# Results are kept until the end, where the plan is known and printed first
+# (a hand-kept plan fell behind once: the parser reads no further than the
+# plan).  Each result is also shown on stderr as it comes.
 result() {	# result COND-EXIT-STATUS DESCRIPTION
 	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; bad=1; fi
+	if [ "$1" = 0 ]; then line="ok $n $2"; else line="not ok $n $2"; bad=1; fi
+	echo "$line" | diag
+}
+diag() {	# diag < LINES: '#' lines for the next result, kept with it
+	tee -a "$tap" >&2
 }
 expect() {	# expect FILE PATTERN: FILE has a line matching PATTERN
-	grep -q -- "$2" "$1" || { echo "# expected '$2' in $1:"; sed 's/^/#   /' "$1" | tail -n 15; return 1; }
+	grep -q -- "$2" "$1" && return
+	{ echo "# expected '$2' in $1:"; sed 's/^/#   /' "$1" | tail -n 15; } | diag
+	return 1
 }
-
-echo "TAP version 13"
-echo "1..33"
 
 # 1. The runner rejects a bad option, naming it.
 $run --mem lots > "$out/badopt.out" 2>&1
@@ -290,7 +298,7 @@ PY
 python3 "$out/bench-pairs.py" "$fix/bench-stats" qs2 > "$out/bench-stats.want"
 ok=$([ $rc = 1 ] && [ -s "$out/bench-stats.want" ]; echo $?)
 while read -r line; do
-	[ $ok = 0 ] && { grep -qxF -- "$line" "$out/bench-stats.out" || { echo "# expected '$line'"; ok=1; }; }
+	[ $ok = 0 ] && { grep -qxF -- "$line" "$out/bench-stats.out" || { echo "# expected '$line'" | diag; ok=1; }; }
 done < "$out/bench-stats.want"
 [ $ok = 0 ] && expect "$out/bench-stats.out" "^Serial floor: 26.1 s (each job alone, under mglru-off)" &&
 	expect "$out/bench-stats.out" "^  - qs2, time: 1.01, 95% interval 0.98-inf, 6 pairs, 1 of them inf (mglru-off2 no finish)$" &&
@@ -312,7 +320,7 @@ rc2=$?
 python3 "$out/bench-pairs.py" "$fix/bench-oom" qs2 qs4 > "$out/bench-oom.want"
 [ $ok = 0 ] && ok=$([ $rc2 = 0 ] && [ -s "$out/bench-oom.want" ]; echo $?)
 while read -r line; do
-	[ $ok = 0 ] && { grep -qxF -- "$line" "$out/bench-oom.out" || { echo "# expected '$line'"; ok=1; }; }
+	[ $ok = 0 ] && { grep -qxF -- "$line" "$out/bench-oom.out" || { echo "# expected '$line'" | diag; ok=1; }; }
 done < "$out/bench-oom.want"
 [ $ok = 0 ] && expect "$out/bench-oom.out" "^- headline, mglru-on vs mglru-off: 0.81 (95% interval 0.75-inf; 6 faster, 5 slower of 11 pairs, 5 of them inf (mglru-on no finish) and 1 of them 0 (mglru-off no finish); 1 pair where neither finished, left out; target < 1; noise floor of this run 0.98-1.01): not shown (the interval crosses the target)$" &&
 	expect "$out/bench-oom.out" "^- headline, mglru-on: inf x serial floor (95% interval 1.11-inf, 12 pairs, 6 of them inf (mglru-on no finish); target <= 1.25): not shown" &&
@@ -486,4 +494,28 @@ python3 "$top/host/results.py" --manifest "$fix/manifest" fake="$out/interleaved
 rc=$?
 [ $rc = 0 ] && expect "$out/interleaved.log" "^#### guest-up\[" && expect "$out/interleaved.out" "^6 passed, 0 failed$"
 result $? "a kernel message on the guest-up marker's line is read past (exit $rc)"
+# 28. A kernel message printed between a KUnit suite's 'KTAP version' and
+# '# Subtest' lines (another CPU printing while KUnit runs at boot) does
+# not cost the suite its name: the kernel's parser alone reads it as a
+# suite named '' and the manifest check fails.
+sed '/^\[    0.512000\]     KTAP version 1$/a [    0.512000] input: AT Translated Set 2 keyboard as /devices/platform/i8042/serio0/input/input1' \
+	"$fix/manifest_ok.log" > "$out/kunit-interleaved.log"
+echo 0 > "$out/kunit-interleaved.log.rc"
+python3 "$top/host/results.py" --manifest "$fix/manifest" fake="$out/kunit-interleaved.log" \
+	> "$out/kunit-interleaved.out" 2>&1
+rc=$?
+[ $rc = 0 ] && expect "$out/kunit-interleaved.log" "^\[    0.512000\] input: AT" &&
+	expect "$out/kunit-interleaved.out" "^6 passed, 0 failed$"
+result $? "a kernel message inside the KUnit output is read past (exit $rc)"
+# 29. A TAP file with more results than its plan fails the run: the
+# kernel's parser stops at the plan and would drop the rest unread.
+printf 'TAP version 13\n1..1\nok 1 one\nnot ok 2 two\n' > "$out/past-plan.tap"
+python3 "$top/host/results.py" past="$out/past-plan.tap" > "$out/past-plan.out" 2>&1
+rc=$?
+[ $rc = 1 ] && expect "$out/past-plan.out" "^FAIL past: 2 results, but the plan says 1: the rest went unread$"
+result $? "results past the plan fail the run (exit $rc)"
+
+echo "TAP version 13"
+echo "1..$n"
+cat "$tap"
 exit $bad
