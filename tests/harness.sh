@@ -515,6 +515,22 @@ rc=$?
 [ $rc = 1 ] && expect "$out/past-plan.out" "^FAIL past: 2 results, but the plan says 1: the rest went unread$"
 result $? "results past the plan fail the run (exit $rc)"
 
+# 30. The README's tables from a report: bench-summary.sh on the peer's
+# report above copies its x floor medians and its paired ratios (a pair
+# only the token finished shown as 0.00), and refuses a directory with no
+# report, naming it.
+sh "$top/host/bench-summary.sh" "$out/bench-peer" > "$out/bench-summary.out" 2>&1
+rc1=$?
+sh "$top/host/bench-summary.sh" "$out/no-such-report" > "$out/bench-summary-bad.out" 2>&1
+rc2=$?
+[ $rc1 = 0 ] && [ $rc2 = 2 ] &&
+	expect "$out/bench-summary.out" "^| \`sweep-2-120\` | 20.0 | - | - | - | - | 1.18 | 1.57 | - | - |$" &&
+	expect "$out/bench-summary.out" "^| \`sweep-2-120\` | time | - | - | - | 0.75 (0.74-0.75), 2/0 | - |$" &&
+	expect "$out/bench-summary.out" "^| \`sweep-4-250\` | 40.0 | - | - | - | - | 1.44 | no finish | - | - |$" &&
+	expect "$out/bench-summary.out" "^| \`sweep-4-250\` | time | - | - | - | 0.00 (0.00-0.00), 2/0 | - |$" &&
+	expect "$out/bench-summary-bad.out" "^bench-summary: no report .*/no-such-report/results.md$"
+result $? "bench-summary: the README's tables copied from a report; no report refused (exit $rc1, $rc2)"
+
 echo "TAP version 13"
 echo "1..$n"
 cat "$tap"
