@@ -16,12 +16,12 @@ md=$1/results.md
 [ -s "$md" ] || die "no report $md"
 
 awk -F' *[|] *' '
+BEGIN { split("classic-off classic-on classic-psi mglru-off mglru-on mglru-psi mglru-off2 mglru-ttl", c, " ") }
 function cell(k) { return (k in v) ? v[k] : "-" }
 /^## / {
 	s = $0; sub(/^## /, "", s)
 	scen = (s ~ /^[a-z0-9-]+: /) ? substr(s, 1, index(s, ":") - 1) : ""
 	paired = (s == "Paired comparisons")
-	xcol = 0
 	if (scen != "") order[++n] = scen
 	next
 }
@@ -54,7 +54,6 @@ END {
 		if (!(s in floor))
 			continue	# no serial floor (hogint: latencies)
 		printf "| `%s` | %s", s, floor[s]
-		split("classic-off classic-on classic-psi mglru-off mglru-on mglru-psi mglru-off2 mglru-ttl", c, " ")
 		for (j = 1; j <= 8; j++)
 			printf " | %s", cell(s SUBSEP c[j])
 		print " |"
