@@ -19,9 +19,11 @@ scenarios=$(cat "$dir/scenarios") configs=$(cat "$dir/configs")
 tsv=$dir/results.tsv md=$dir/results.md
 
 # One line per run, fields in a fixed order.
-cols="s c r rc time majflt pswpin pswpout psi_full_ms oom taken p50 p99 hog small big"
+# waited: faults that waited for the holder, in the X-wait experiment's
+# kernels only.
+cols="s c r rc time majflt pswpin pswpout psi_full_ms oom taken p50 p99 hog small big waited"
 {
-	echo "scenario config rep rc time majflt pswpin pswpout psi_full_ms oom taken p50_ms p99_ms hog_MBps small_s big_s" | tr ' ' '\t'
+	echo "scenario config rep rc time majflt pswpin pswpout psi_full_ms oom taken p50_ms p99_ms hog_MBps small_s big_s waited" | tr ' ' '\t'
 	cat "$dir"/raw/rep*.log | tr -d '\r' | awk -v cols="$cols" '
 		$1 == "####" && $2 == "bench" {
 			delete v
@@ -260,6 +262,7 @@ NR == 1 { next }
 	add(s SUBSEP c SUBSEP "taken", $11); add(s SUBSEP c SUBSEP "p50", $12)
 	add(s SUBSEP c SUBSEP "p99", $13); add(s SUBSEP c SUBSEP "hog", $14)
 	add(s SUBSEP c SUBSEP "small", $15); add(s SUBSEP c SUBSEP "big", $16)
+	add(s SUBSEP c SUBSEP "waited", $17)
 }
 END {
 	ns = split(scenarios, S, " "); nc = split(configs, C, " ")
@@ -351,6 +354,12 @@ END {
 					oom[s, c], median(L[s, c, "taken"])
 		}
 		print ""
+		# The X-wait experiment: how often a fault slept for the holder.
+		w = ""
+		for (j = 1; j <= nc; j++)
+			if (L[s, C[j], "waited"] != "")
+				w = w sprintf("%s%s %d", w == "" ? "" : ", ", C[j], median(L[s, C[j], "waited"]))
+		if (w != "") printf "Faults that waited for the holder (swap_token_waited), median per run: %s.\n\n", w
 		if (s != "huge") continue
 		print "When each kind of process finished (seconds after the start, median (min-max)):\n"
 		print "| configuration | last small one done | vs off | big one done | vs off |"

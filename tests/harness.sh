@@ -126,6 +126,20 @@ sh "$top/host/bench-report.sh" "$out/bench-rep2" > "$out/bench-rep2.out" 2>&1
 rc=$?
 [ $rc = 0 ] && [ -s "$out/bench-rep2/timeline-qs2.png" ] && ! grep -q "cannot open" "$out/bench-rep2.out"
 result $? "bench report: the timeline of a part holding only repetition 2 (exit $rc)"
+# 11''. A kernel with the X-wait experiment adds waited=N to its bench
+# lines: results.tsv carries it and results.md gives its median per
+# configuration that has it (here mglru-on: 100 and 300), no other.
+rm -rf "$out/bench-waited"
+cp -r "$fix/bench" "$out/bench-waited"
+sed -i '/^#### bench s=qs2 c=mglru-on r=1 /s/$/ waited=100/' "$out/bench-waited/raw/rep1.log"
+sed -i '/^#### bench s=qs2 c=mglru-on r=2 /s/$/ waited=300/' "$out/bench-waited/raw/rep2.log"
+sh "$top/host/bench-report.sh" "$out/bench-waited" > "$out/bench-waited.out" 2>&1
+rc=$?
+[ $rc = 0 ] && expect "$out/bench-waited.out" "^Faults that waited for the holder (swap_token_waited), median per run: mglru-on 200\.$" &&
+	[ "$(grep -c '^Faults that waited' "$out/bench-waited.out")" = 1 ] &&
+	[ "$(head -1 "$out/bench-waited/results.tsv" | cut -f17)" = waited ] &&
+	[ "$(awk -F '\t' '$1 == "qs2" && $2 == "mglru-on" { print $17 }' "$out/bench-waited/results.tsv" | paste -sd' ')" = "100 300" ]
+result $? "bench report: the X-wait experiment's wait count, per run and its median (exit $rc)"
 cp -r "$fix/bench" "$out/bench-fail"
 cp "$fix/bench/rep2-failed.log" "$out/bench-fail/raw/rep2.log"
 sh "$top/host/bench-report.sh" "$out/bench-fail" > "$out/bench-fail.out" 2>&1
