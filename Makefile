@@ -94,7 +94,7 @@ run: kernel initramfs
 	@sh host/run-qemu.sh --job "run-main" $(RUNFLAGS)
 
 bench: kernel initramfs
-	@sh host/bench.sh $(if $(FULL),--full) $(if $(REPS),--reps $(REPS)) $(if $(SWAP),--swap $(SWAP)) $(BENCHFLAGS)
+	@BENCH_BUILT=1 sh host/bench.sh $(if $(FULL),--full) $(if $(REPS),--reps $(REPS)) $(if $(SWAP),--swap $(SWAP)) $(BENCHFLAGS)
 
 shell: kernel initramfs
 	@sh host/run-qemu.sh --interactive --timeout 86400 --job "setsid cttyhack sh -l" $(RUNFLAGS)

@@ -182,9 +182,19 @@ done
 ncf=$(echo $configs | wc -w)
 timeout=$((300 + nsc * (ncf + 8) * 150))
 
+# The kernel and the guest of this tree: run by hand or by bench-full.sh,
+# the bench would otherwise boot whatever an earlier make left (make bench
+# has built both just before, and says so with BENCH_BUILT=1).
 if [ -n "$experiments" ]; then
 	sh "$top/host/experiments.sh" kernel ||
 		{ echo "bench: cannot build the kernel with patches/experiments" >&2; exit 1; }
+elif [ -z "${BENCH_BUILT:-}" ]; then
+	make -s -C "$top" kernel ||
+		{ echo "bench: cannot build the kernel (make kernel)" >&2; exit 1; }
+fi
+if [ -z "${BENCH_BUILT:-}" ]; then
+	make -s -C "$top" initramfs ||
+		{ echo "bench: cannot build the initramfs (make initramfs)" >&2; exit 1; }
 fi
 
 mkdir -p "$out/raw"
