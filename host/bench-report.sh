@@ -661,6 +661,13 @@ ylo=$1 yhi=$2
 # A key entry for the crosses, when there are any (an empty title has none).
 crosstitle=
 ! grep -qv '"-"$' "$dir/plot-time.dat" || crosstitle="no finished run"
+# Their labels, only then: gnuplot 5.4 crashes on "with labels" when every
+# point is undefined and the file has one line (one scenario, one
+# configuration).
+labels=
+[ -z "$crosstitle" ] || labels=', \
+     "plot-time.dat" using (x($1, $2)):(strcol(7) eq "-" ? 1/0 : ymark):7 \
+	with labels rotate by 90 left offset 0,1 font ",9" boxed notitle'
 draw time.png <<GNUPLOT
 set terminal pngcairo size 1000,560 font ",11"
 set output "time.png"
@@ -687,9 +694,7 @@ plot for [j = 1:nc] "plot-time.dat" using (x(\$1, j)):(\$2 == j ? \$3 : 1/0):(x(
      for [j = 1:nc] "plot-time.dat" using (x(\$1, j)):(\$2 == j && strcol(7) ne "-" ? ymark : 1/0) \
 	with points pt 5 ps 1.6 lc j notitle, \
      "plot-time.dat" using (x(\$1, \$2)):(strcol(7) eq "-" ? 1/0 : ymark) with points pt 2 ps 1.5 lw 2 lc rgb "black" title "$crosstitle", \
-     1 with lines dt 2 lw 2 lc rgb "black" title "serial floor", \
-     "plot-time.dat" using (x(\$1, \$2)):(strcol(7) eq "-" ? 1/0 : ymark):7 \
-	with labels rotate by 90 left offset 0,1 font ",9" boxed notitle
+     1 with lines dt 2 lw 2 lc rgb "black" title "serial floor"$labels
 GNUPLOT
 
 # headline.png: every qs2 run; the floor line only if the floor finished.

@@ -173,6 +173,16 @@ rc=$?
 	[ -s "$out/bench-nofinish/time.png" ] && [ -s "$out/bench-nofinish/headline.png" ] &&
 	[ -s "$out/bench-nofinish/timeline-qs2.png" ]
 result $? "bench report: a configuration with no finished run is no finish, never met, plotted (exit $rc)"
+# 14'. The smallest run, one scenario and one configuration, all finished
+# (make bench BENCHFLAGS="--scenarios fit --configs mglru-on"): the report
+# completes and draws time.png (gnuplot crashed on its label plot, every
+# point undefined in a one-line file).
+rm -rf "$out/bench-one"
+cp -r "$fix/bench-one" "$out/bench-one"
+sh "$top/host/bench-report.sh" "$out/bench-one" > "$out/bench-one.out" 2>&1
+rc=$?
+[ $rc = 0 ] && [ -s "$out/bench-one/time.png" ] && ! grep -q "gnuplot failed" "$out/bench-one.out"
+result $? "bench report: one scenario, one configuration: time.png drawn (exit $rc)"
 
 # 15-21. make check holds each boot to host/manifest: on a canned console
 # log (a KUnit suite of 3 cases, tests alpha and beta, one skip the fixture
