@@ -37,7 +37,8 @@ boot() {
 }
 
 # KUnit runs once, in the first boot; later boots pass kunit.enable=0.
-job=run-tests test_timeout=300 kunit= extra=
+# token_adversary takes 5-6 minutes here.
+job=run-tests test_timeout=600 kunit= extra=
 boot mglru   --lru mglru   --swap disk --scratch 512 --timeout 1200
 kunit=kunit.enable=0
 boot classic --lru classic --swap disk --scratch 512 --timeout 1200

@@ -110,10 +110,10 @@ static inline long long token_stat(const char *name)
 }
 
 /* All swap_token_* vmstat counters, to report what happened during a phase. */
-#define TOKEN_NR_COUNTERS	8
+#define TOKEN_NR_COUNTERS	9
 static const char *const token_counter_names[TOKEN_NR_COUNTERS] = {
-	"taken", "release_idle", "release_size", "release_timeout", "release_exit",
-	"refused_size", "kept", "overridden",
+	"taken", "release_idle", "release_size", "release_timeout", "release_futile",
+	"release_exit", "refused_size", "kept", "overridden",
 };
 
 struct token_counters {
