@@ -29,8 +29,8 @@
  * and T2's resident memory.  For "scrambled", "shmem" and "forkchain":
  *  - A held the token in at most a third of the samples (the futile rule
  *    lets a holder keep it for SWAP_TOKEN_CONVERGE intervals, 2 s here,
- *    and the next decision; 5-27% of the samples of 24 s passes in the
- *    passing boots);
+ *    and the next decision; 4-18% of the samples in the passing boots,
+ *    5-27% with 24 s passes);
  *  - T1 and T2 together had at least MIN_RESIDENT of the resident memory
  *    (mean of the samples) that they had beside the same pass with the
  *    token off: the token does not make the thrashers pay for the
@@ -38,7 +38,7 @@
  *    LRU left them 78-89% (one boot, five adversaries; 83-85% for the
  *    three with points); with the futile rule 90-102% under both LRUs
  *    (MGLRU's figure does not tell the two apart: 95-108% under the 2004
- *    rules).
+ *    rules).  The holds that the rule allows cost them up to 10%.
  * And nobody was OOM-killed.  Without the futile rule (the 2004 rules:
  * any major fault contends, a holder that faults keeps the token to the
  * timeout) these adversaries held the token in 100% of the samples under
@@ -46,8 +46,11 @@
  * fails under both.  The thrashers are not asked to hold the token themselves:
  * one that got its working set resident does not fault, and one that
  * the token did not help is barred.  "stream" and "anon" are run and
- * reported, with no point: readahead leaves "stream" a few dozen major
- * faults per pass, so a bound that it passes would test nothing; "anon"
+ * reported, with no point: readahead leaves "stream" a few hundred major
+ * faults per pass, too few for the futile rule to judge (below
+ * SWAP_TOKEN_FUTILE_RATE), and under the classic LRU it keeps the token
+ * for most of its pass (an open problem: a holder that slow is not idle
+ * either); "anon"
  * pages its buffer in from swap as a thrashing process does, and keeps
  * the token for its whole scan (an open problem: only what the holder
  * does with its pages afterwards tells the two apart).
