@@ -37,7 +37,7 @@ boot() {
 }
 
 # KUnit runs once, in the first boot; later boots pass kunit.enable=0.
-# token_adversary takes 5-6 minutes here.
+# token_adversary takes about 6.5 minutes here.
 job=run-tests test_timeout=600 kunit= extra=
 boot mglru   --lru mglru   --swap disk --scratch 512 --timeout 1200
 kunit=kunit.enable=0
